@@ -1,0 +1,15 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file fastpair.hpp
+ * @brief Umbrella header of the host-only part of fastpair (compiles with g++ alone): the column
+ * format, validation, the CPU reference decoder, GPU table preparation, encoders, `.fpc` files.
+ */
+#pragma once
+
+#include <fastpair/error.hpp>
+#include <fastpair/format.hpp>
+#include <fastpair/planes.hpp>
+#include <fastpair/reference.hpp>
+#include <fastpair/validate.hpp>
+#include <fastpair/version.hpp>

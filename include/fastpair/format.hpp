@@ -1,0 +1,385 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file format.hpp
+ * @brief The in-memory compressed string column shared by OnPair-16, OnPair-12 and FSST-12.
+ *
+ * Host-only (compiles with g++ alone). Layout, in one picture:
+ *
+ * @code{.text}
+ *  dictionary   bytes   = t0 t1 t2 ...            (token bytes, concatenated, no padding)
+ *               offsets = 0 |t0| |t0|+|t1| ...    (N+1 entries, u32)
+ *  codes        bit-packed LSB first at code_bits(codec) bits per code (12 or 16);
+ *               code j occupies bits [j*b, j*b+b) of a little-endian bit stream.
+ *  rows         row_code_offsets[r] .. row_code_offsets[r+1]  = codes of row r      (R+1, u64)
+ *               row_byte_offsets[r] .. row_byte_offsets[r+1]  = its decoded bytes   (R+1, u64)
+ *  sidecar      sidecar[s] = decoded byte position of code s*sidecar_stride         (ceil(M/S))
+ * @endcode
+ *
+ * Tokens never span rows, so the decoded chars of a column are the concatenation of all tokens and
+ * `row_byte_offsets` are directly Arrow-style offsets. The sidecar stride is a property of the
+ * column: any decoder may start at any multiple of the stride and carry its cursor from there.
+ *
+ * Nothing in this header validates; `validate.hpp` checks untrusted columns before use.
+ */
+#pragma once
+
+#include <fastpair/error.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fastpair {
+
+/** @brief The three supported codecs. The numeric values are part of the `.fpc` format. */
+enum class codec : std::uint8_t {
+  onpair16 = 1,  ///< 16-bit codes, up to 65 536 tokens of 1..16 bytes
+  onpair12 = 2,  ///< 12-bit codes, up to 4 096 tokens of 1..16 bytes
+  fsst12   = 3,  ///< 12-bit codes, up to 4 096 tokens of 1..8 bytes; code b < 256 is the byte b
+};
+
+/** @brief Bits per code at rest: 16 for OnPair-16, 12 otherwise. */
+constexpr int code_bits(codec c) noexcept { return c == codec::onpair16 ? 16 : 12; }
+
+/** @brief Number of dictionary slots addressable by a code: 2^code_bits. */
+constexpr std::uint32_t code_space(codec c) noexcept { return std::uint32_t{1} << code_bits(c); }
+
+/** @brief Longest token a codec allows: 8 bytes for FSST-12, 16 for OnPair. */
+constexpr int max_token_length(codec c) noexcept { return c == codec::fsst12 ? 8 : 16; }
+
+/** @brief True for the codecs defined by this library. */
+constexpr bool is_valid_codec(std::uint8_t v) noexcept { return v >= 1 && v <= 3; }
+
+/** @brief Human-readable codec name: "onpair16", "onpair12" or "fsst12". */
+inline char const* codec_name(codec c) noexcept
+{
+  switch (c) {
+    case codec::onpair16: return "onpair16";
+    case codec::onpair12: return "onpair12";
+    case codec::fsst12: return "fsst12";
+  }
+  return "unknown";
+}
+
+/** @brief Parses a codec name as printed by codec_name(). @throw logic_error on an unknown name. */
+inline codec parse_codec(std::string_view name)
+{
+  if (name == "onpair16") return codec::onpair16;
+  if (name == "onpair12") return codec::onpair12;
+  if (name == "fsst12") return codec::fsst12;
+  throw logic_error("fastpair: unknown codec '" + std::string(name) +
+                    "' (expected onpair16, onpair12 or fsst12)");
+}
+
+/** @brief Default codes per sidecar batch: a multiple of 32*K for K in {1,2,3,4,6,8}. 8 bytes per
+ *  768 codes is 0.69 % of 12-bit packed codes and 0.52 % of 16-bit codes. */
+inline constexpr std::uint32_t default_sidecar_stride = 768;
+
+/** @brief A token dictionary: concatenated token bytes plus N+1 offsets. */
+struct dictionary {
+  std::vector<std::uint8_t> bytes;        ///< token bytes, concatenated, no padding
+  std::vector<std::uint32_t> offsets{0};  ///< N+1 offsets into `bytes`; offsets[0] == 0
+
+  /** @brief Number of tokens N. */
+  std::size_t size() const noexcept { return offsets.empty() ? 0 : offsets.size() - 1; }
+  /** @brief Length of token `i` in bytes (unchecked). */
+  std::uint32_t length(std::size_t i) const noexcept { return offsets[i + 1] - offsets[i]; }
+  /** @brief Pointer to the first byte of token `i` (unchecked). */
+  std::uint8_t const* data(std::size_t i) const noexcept { return bytes.data() + offsets[i]; }
+  /** @brief Token `i` as a string_view (unchecked). */
+  std::string_view token(std::size_t i) const noexcept
+  {
+    return {reinterpret_cast<char const*>(data(i)), length(i)};
+  }
+  /** @brief Appends a token. */
+  void push_back(std::string_view tok)
+  {
+    bytes.insert(bytes.end(), tok.begin(), tok.end());
+    offsets.push_back(static_cast<std::uint32_t>(bytes.size()));
+  }
+  friend bool operator==(dictionary const& a, dictionary const& b)
+  {
+    return a.bytes == b.bytes && a.offsets == b.offsets;
+  }
+};
+
+/** @brief Host strings in Arrow layout: `offsets` has num_rows+1 entries, row r is
+ *  chars[offsets[r], offsets[r+1]). */
+struct host_strings {
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<char> chars;
+
+  std::size_t num_rows() const noexcept { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::string_view row(std::size_t r) const noexcept
+  {
+    return {chars.data() + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])};
+  }
+  void push_back(std::string_view s)
+  {
+    chars.insert(chars.end(), s.begin(), s.end());
+    offsets.push_back(chars.size());
+  }
+  friend bool operator==(host_strings const& a, host_strings const& b)
+  {
+    return a.offsets == b.offsets && a.chars == b.chars;
+  }
+};
+
+/** @brief A non-owning view of Arrow-style host strings (offsets has num_rows+1 entries). */
+struct strings_view {
+  char const* chars            = nullptr;
+  std::uint64_t const* offsets = nullptr;
+  std::size_t num_rows         = 0;
+
+  strings_view() = default;
+  strings_view(char const* c, std::uint64_t const* o, std::size_t n) : chars(c), offsets(o), num_rows(n) {}
+  strings_view(host_strings const& s)  // NOLINT(google-explicit-constructor)
+    : chars(s.chars.data()), offsets(s.offsets.data()), num_rows(s.num_rows())
+  {
+  }
+  std::string_view row(std::size_t r) const noexcept
+  {
+    return {chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])};
+  }
+  std::uint64_t total_bytes() const noexcept { return num_rows ? offsets[num_rows] - offsets[0] : 0; }
+};
+
+/** @brief Splits newline-separated text into rows (a trailing newline does not add a row; "\r" is
+ *  kept). */
+inline host_strings split_lines(std::string_view text)
+{
+  host_strings out;
+  out.chars.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    out.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+/**
+ * @brief A compressed string column (any of the three codecs).
+ *
+ * Invariants (checked by `validate()`): the dictionary holds 256..code_space(kind) unique tokens
+ * of 1..max_token_length(kind) bytes including all 256 one-byte tokens; `codes` holds
+ * packed_code_bytes(kind, num_codes) bytes and every code is < dict.size(); both row offset arrays
+ * have num_rows+1 monotone entries starting at 0, ending at num_codes and at the decoded size;
+ * `sidecar` is empty or holds sidecar_entries() positions consistent with the token lengths.
+ */
+struct compressed_column {
+  codec kind = codec::onpair16;
+  dictionary dict;
+  std::vector<std::uint8_t> codes;  ///< packed LSB-first at code_bits(kind)
+  std::uint64_t num_codes = 0;
+  std::vector<std::uint64_t> row_code_offsets{0};  ///< R+1 code indices
+  std::vector<std::uint64_t> row_byte_offsets{0};  ///< R+1 decoded byte offsets
+  std::uint32_t sidecar_stride = default_sidecar_stride;  ///< codes per sidecar batch
+  std::vector<std::uint64_t> sidecar;  ///< decoded position of code s*stride; empty = absent
+
+  std::size_t num_rows() const noexcept
+  {
+    return row_code_offsets.empty() ? 0 : row_code_offsets.size() - 1;
+  }
+  std::uint64_t decoded_bytes() const noexcept
+  {
+    return row_byte_offsets.empty() ? 0 : row_byte_offsets.back();
+  }
+  /** @brief Number of sidecar entries for this column: ceil(num_codes / sidecar_stride). */
+  std::uint64_t sidecar_entries() const noexcept
+  {
+    return sidecar_stride == 0 ? 0 : (num_codes + sidecar_stride - 1) / sidecar_stride;
+  }
+  bool has_sidecar() const noexcept { return !sidecar.empty() || num_codes == 0; }
+};
+
+// -------------------------------------------------------------------------------------------------
+// Code packing
+// -------------------------------------------------------------------------------------------------
+
+/** @brief Bytes needed to store `n` codes packed at the codec's width: ceil(n*bits/8). */
+constexpr std::uint64_t packed_code_bytes(codec c, std::uint64_t n) noexcept
+{
+  return (n * static_cast<std::uint64_t>(code_bits(c)) + 7) / 8;
+}
+
+/** @brief Reads code `j` from a packed stream (unchecked: `j < num_codes`). */
+inline std::uint32_t code_at(codec c, std::uint8_t const* packed, std::uint64_t j) noexcept
+{
+  if (code_bits(c) == 16) return packed[2 * j] | (std::uint32_t{packed[2 * j + 1]} << 8);
+  std::uint64_t const bit = j * 12;
+  std::uint64_t const b   = bit >> 3;
+  std::uint32_t const v   = packed[b] | (std::uint32_t{packed[b + 1]} << 8);
+  return (bit & 7) ? (v >> 4) : (v & 0xFFFu);
+}
+
+/** @brief Packs codes at the codec's width (values must fit: < code_space(c)). */
+inline std::vector<std::uint8_t> pack_codes(codec c, std::uint16_t const* codes, std::uint64_t n)
+{
+  std::vector<std::uint8_t> out(packed_code_bytes(c, n), 0);
+  if (code_bits(c) == 16) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      out[2 * j]     = static_cast<std::uint8_t>(codes[j]);
+      out[2 * j + 1] = static_cast<std::uint8_t>(codes[j] >> 8);
+    }
+    return out;
+  }
+  for (std::uint64_t j = 0; j + 1 < n; j += 2) {  // two codes -> three bytes
+    std::uint32_t const v = (codes[j] & 0xFFFu) | (std::uint32_t{codes[j + 1] & 0xFFFu} << 12);
+    std::uint64_t const b = j / 2 * 3;
+    out[b]                = static_cast<std::uint8_t>(v);
+    out[b + 1]            = static_cast<std::uint8_t>(v >> 8);
+    out[b + 2]            = static_cast<std::uint8_t>(v >> 16);
+  }
+  if (n & 1) {
+    std::uint64_t const b = (n - 1) / 2 * 3;
+    out[b]                = static_cast<std::uint8_t>(codes[n - 1]);
+    out[b + 1]            = static_cast<std::uint8_t>((codes[n - 1] >> 8) & 0xF);
+  }
+  return out;
+}
+
+/** @brief Widens a packed code stream to one u16 per code (the device input layout). */
+inline std::vector<std::uint16_t> unpack_codes(codec c, std::uint8_t const* packed, std::uint64_t n)
+{
+  std::vector<std::uint16_t> out(n);
+  if (code_bits(c) == 16) {
+    if (n) std::memcpy(out.data(), packed, n * 2);  // little-endian hosts only (static_assert below)
+    return out;
+  }
+  std::uint64_t j = 0;
+  for (; j + 1 < n; j += 2) {
+    std::uint8_t const* p = packed + j / 2 * 3;
+    std::uint32_t const v = p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16);
+    out[j]                = static_cast<std::uint16_t>(v & 0xFFFu);
+    out[j + 1]            = static_cast<std::uint16_t>(v >> 12);
+  }
+  if (j < n) out[j] = static_cast<std::uint16_t>(code_at(c, packed, j));
+  return out;
+}
+
+/** @brief Widens all codes of a column to u16. */
+inline std::vector<std::uint16_t> unpack_codes(compressed_column const& col)
+{
+  return unpack_codes(col.kind, col.codes.data(), col.num_codes);
+}
+
+// -------------------------------------------------------------------------------------------------
+// Derived metadata
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * @brief Computes the sidecar of a code stream: the decoded position of every `stride`-th code.
+ * @param token_length length of each dictionary entry, indexed by code (codes must be in range)
+ */
+inline std::vector<std::uint64_t> compute_sidecar(std::uint16_t const* codes, std::uint64_t n,
+                                                  std::uint32_t const* token_length,
+                                                  std::uint32_t stride)
+{
+  FASTPAIR_EXPECTS(stride > 0, "sidecar stride must be positive");
+  std::vector<std::uint64_t> out;
+  out.reserve((n + stride - 1) / stride);
+  std::uint64_t pos = 0;
+  for (std::uint64_t j = 0; j < n; ++j) {
+    if (j % stride == 0) out.push_back(pos);
+    pos += token_length[codes[j]];
+  }
+  return out;
+}
+
+/** @brief Computes (or recomputes) `col.sidecar` from its codes and dictionary. Requires a column
+ *  whose codes are all < dict.size(). */
+inline void compute_sidecar(compressed_column& col)
+{
+  std::vector<std::uint32_t> len(col.dict.size());
+  for (std::size_t i = 0; i < len.size(); ++i) len[i] = col.dict.length(i);
+  auto const codes = unpack_codes(col);
+  col.sidecar      = compute_sidecar(codes.data(), col.num_codes, len.data(), col.sidecar_stride);
+}
+
+/** @brief Token-length histogram of the coded stream: entry L counts codes whose token has L
+ *  bytes (L in 1..16; entry 0 unused). */
+using length_histogram = std::array<std::uint64_t, 17>;
+
+/** @brief Histogram of token lengths over every code of the column (not over the dictionary). */
+inline length_histogram token_length_histogram(compressed_column const& col)
+{
+  length_histogram h{};
+  std::vector<std::uint64_t> per_code(col.dict.size(), 0);
+  for (std::uint64_t j = 0; j < col.num_codes; ++j) {
+    std::uint32_t const c = code_at(col.kind, col.codes.data(), j);
+    if (c < per_code.size()) ++per_code[c];
+  }
+  for (std::size_t c = 0; c < per_code.size(); ++c) {
+    std::uint32_t const l = col.dict.length(c);
+    if (l >= 1 && l <= 16) h[l] += per_code[c];
+  }
+  return h;
+}
+
+/** @brief Share (0..1) of coded tokens longer than `w` bytes. */
+inline double share_longer_than(length_histogram const& h, int w) noexcept
+{
+  std::uint64_t total = 0, longer = 0;
+  for (int l = 1; l <= 16; ++l) {
+    total += h[l];
+    if (l > w) longer += h[l];
+  }
+  return total ? static_cast<double>(longer) / static_cast<double>(total) : 0.0;
+}
+
+/** @brief Mean decoded bytes per code. */
+inline double mean_token_length(length_histogram const& h) noexcept
+{
+  std::uint64_t total = 0, bytes = 0;
+  for (int l = 1; l <= 16; ++l) {
+    total += h[l];
+    bytes += h[l] * static_cast<std::uint64_t>(l);
+  }
+  return total ? static_cast<double>(bytes) / static_cast<double>(total) : 0.0;
+}
+
+/**
+ * @brief The automatic low-plane width W for a column: 8 ("split read") unless more than 60 % of
+ * the coded tokens exceed 8 bytes, then 16 (the paper's rule, DESIGN.md §3). FSST-12 is always 8.
+ */
+inline int choose_low_plane_bytes(codec c, length_histogram const& h) noexcept
+{
+  if (max_token_length(c) <= 8) return 8;
+  return share_longer_than(h, 8) > 0.60 ? 16 : 8;
+}
+
+/** @brief Stored sizes of a column, for compression ratios. */
+struct stored_size {
+  std::uint64_t dictionary = 0;  ///< token bytes + one length byte per token
+  std::uint64_t codes      = 0;  ///< packed code bytes
+  std::uint64_t sidecar    = 0;  ///< 8 bytes per sidecar entry
+  std::uint64_t row_metadata = 0;  ///< row code offsets + row byte offsets, 4 bytes each if they
+                                   ///< fit, else 8 (what a compact container would store)
+  /** @brief The paper's ratio denominator: dictionary + packed codes + sidecar. */
+  std::uint64_t paper() const noexcept { return dictionary + codes + sidecar; }
+  std::uint64_t with_rows() const noexcept { return paper() + row_metadata; }
+};
+
+/** @brief Computes the stored size of a column (see stored_size for what is counted). */
+inline stored_size column_stored_size(compressed_column const& col) noexcept
+{
+  stored_size s;
+  s.dictionary = col.dict.bytes.size() + col.dict.size();
+  s.codes      = packed_code_bytes(col.kind, col.num_codes);
+  s.sidecar    = 8 * col.sidecar_entries();
+  std::uint64_t const w_codes = col.num_codes <= 0xFFFFFFFFull ? 4 : 8;
+  std::uint64_t const w_bytes = col.decoded_bytes() <= 0xFFFFFFFFull ? 4 : 8;
+  s.row_metadata = (col.num_rows() + 1) * (w_codes + w_bytes);
+  return s;
+}
+
+static_assert(sizeof(std::uint16_t) == 2, "u16 codes");
+
+}  // namespace fastpair

@@ -1,0 +1,137 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file validate.hpp
+ * @brief Validation of untrusted compressed columns (files, caller-built columns).
+ *
+ * `validate()` checks everything a decoder trusts, in an order where each check only reads what
+ * the previous ones proved to be in range. On the first violation it throws `format_error` whose
+ * message names the field and the offending value. After it returns, the CPU reference decoder and
+ * the host preparation for the GPU cannot read or write out of bounds.
+ */
+#pragma once
+
+#include <fastpair/error.hpp>
+#include <fastpair/format.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_set>
+
+namespace fastpair {
+
+namespace detail {
+[[noreturn]] inline void fail_format(std::string const& field, std::string const& what)
+{
+  throw format_error("fastpair: invalid column: " + field + ": " + what);
+}
+inline std::string u64s(std::uint64_t v) { return std::to_string(v); }
+}  // namespace detail
+
+/** @brief Checks the dictionary alone. @throw format_error naming the field and value. */
+inline void validate_dictionary(codec kind, dictionary const& d)
+{
+  using detail::fail_format;
+  using detail::u64s;
+  if (d.offsets.empty()) fail_format("dictionary.offsets", "empty (needs N+1 entries)");
+  std::size_t const n = d.size();
+  if (n < 256) fail_format("dictionary.size", u64s(n) + " tokens; all 256 one-byte tokens are required");
+  if (n > code_space(kind))
+    fail_format("dictionary.size", u64s(n) + " tokens exceeds " + u64s(code_space(kind)) +
+                                     " for codec " + codec_name(kind));
+  if (d.offsets[0] != 0) fail_format("dictionary.offsets[0]", u64s(d.offsets[0]) + " (must be 0)");
+  if (d.offsets[n] != d.bytes.size())
+    fail_format("dictionary.offsets[" + u64s(n) + "]",
+                u64s(d.offsets[n]) + " != token byte count " + u64s(d.bytes.size()));
+  int const max_len = max_token_length(kind);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (d.offsets[i + 1] < d.offsets[i])
+      fail_format("dictionary.offsets[" + u64s(i + 1) + "]", "not monotone (" +
+                  u64s(d.offsets[i + 1]) + " < " + u64s(d.offsets[i]) + ")");
+    std::uint32_t const len = d.offsets[i + 1] - d.offsets[i];
+    if (len < 1 || len > static_cast<std::uint32_t>(max_len))
+      fail_format("dictionary token " + u64s(i), "length " + u64s(len) + " outside 1.." +
+                  std::to_string(max_len));
+  }
+  // All 256 single bytes present, tokens unique.
+  bool seen_byte[256] = {};
+  std::unordered_set<std::string_view> uniq;
+  uniq.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (d.length(i) == 1) seen_byte[d.data(i)[0]] = true;
+    if (!uniq.insert(d.token(i)).second) fail_format("dictionary token " + u64s(i), "duplicate token");
+  }
+  for (int b = 0; b < 256; ++b)
+    if (!seen_byte[b]) fail_format("dictionary", "one-byte token for byte value " + std::to_string(b) + " missing");
+  if (kind == codec::fsst12)
+    for (int b = 0; b < 256; ++b)
+      if (d.length(b) != 1 || d.data(b)[0] != b)
+        fail_format("dictionary token " + std::to_string(b), "FSST-12 code b < 256 must be the byte b");
+}
+
+/**
+ * @brief Validates a whole column: dictionary, code stream, row metadata and (if present) sidecar.
+ * @throw format_error naming the first field found inconsistent and its value.
+ */
+inline void validate(compressed_column const& col)
+{
+  using detail::fail_format;
+  using detail::u64s;
+  if (!is_valid_codec(static_cast<std::uint8_t>(col.kind)))
+    fail_format("codec", u64s(static_cast<std::uint8_t>(col.kind)));
+  validate_dictionary(col.kind, col.dict);
+
+  // Codes: size, then every code < N.
+  if (col.num_codes > (std::numeric_limits<std::uint64_t>::max() >> 5))
+    fail_format("num_codes", u64s(col.num_codes) + " too large");
+  if (col.codes.size() != packed_code_bytes(col.kind, col.num_codes))
+    fail_format("codes", u64s(col.codes.size()) + " bytes, expected " +
+                             u64s(packed_code_bytes(col.kind, col.num_codes)) + " for " +
+                             u64s(col.num_codes) + " codes");
+  std::uint64_t const n_tok = col.dict.size();
+  std::uint64_t decoded     = 0;
+  for (std::uint64_t j = 0; j < col.num_codes; ++j) {
+    std::uint32_t const c = code_at(col.kind, col.codes.data(), j);
+    if (c >= n_tok)
+      fail_format("code " + u64s(j), "value " + u64s(c) + " >= dictionary size " + u64s(n_tok));
+  }
+
+  // Rows: both offset arrays, monotone, same length, consistent with the token lengths.
+  if (col.row_code_offsets.empty()) fail_format("row_code_offsets", "empty (needs R+1 entries)");
+  if (col.row_byte_offsets.size() != col.row_code_offsets.size())
+    fail_format("row_byte_offsets", u64s(col.row_byte_offsets.size()) + " entries, expected " +
+                                        u64s(col.row_code_offsets.size()));
+  if (col.row_code_offsets[0] != 0) fail_format("row_code_offsets[0]", u64s(col.row_code_offsets[0]));
+  if (col.row_byte_offsets[0] != 0) fail_format("row_byte_offsets[0]", u64s(col.row_byte_offsets[0]));
+  if (col.row_code_offsets.back() != col.num_codes)
+    fail_format("row_code_offsets[R]", u64s(col.row_code_offsets.back()) + " != num_codes " +
+                                           u64s(col.num_codes));
+  std::uint64_t j = 0;
+  for (std::size_t r = 0; r + 1 < col.row_code_offsets.size(); ++r) {
+    std::uint64_t const end = col.row_code_offsets[r + 1];
+    if (end < col.row_code_offsets[r] || end > col.num_codes)
+      fail_format("row_code_offsets[" + u64s(r + 1) + "]", u64s(end) + " not monotone or > num_codes");
+    for (; j < end; ++j) decoded += col.dict.length(code_at(col.kind, col.codes.data(), j));
+    if (col.row_byte_offsets[r + 1] != decoded)
+      fail_format("row_byte_offsets[" + u64s(r + 1) + "]", u64s(col.row_byte_offsets[r + 1]) +
+                                                             " != decoded size " + u64s(decoded));
+  }
+
+  // Sidecar: absent, or one entry per stride consistent with the token lengths.
+  if (col.sidecar_stride == 0) fail_format("sidecar_stride", "0");
+  if (!col.sidecar.empty()) {
+    if (col.sidecar.size() != col.sidecar_entries())
+      fail_format("sidecar", u64s(col.sidecar.size()) + " entries, expected " +
+                                 u64s(col.sidecar_entries()));
+    std::uint64_t pos = 0;
+    for (std::uint64_t k = 0; k < col.num_codes; ++k) {
+      if (k % col.sidecar_stride == 0 && col.sidecar[k / col.sidecar_stride] != pos)
+        fail_format("sidecar[" + u64s(k / col.sidecar_stride) + "]",
+                    u64s(col.sidecar[k / col.sidecar_stride]) + " != decoded position " + u64s(pos));
+      pos += col.dict.length(code_at(col.kind, col.codes.data(), k));
+    }
+  }
+}
+
+}  // namespace fastpair
