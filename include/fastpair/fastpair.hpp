@@ -9,6 +9,7 @@
 
 #include <fastpair/error.hpp>
 #include <fastpair/format.hpp>
+#include <fastpair/io.hpp>
 #include <fastpair/planes.hpp>
 #include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>

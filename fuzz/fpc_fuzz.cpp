@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// libFuzzer target for the untrusted-input path: .fpc reader -> validator -> CPU reference decoder
+// -> GPU table preparation. Any input must either throw fastpair::format_error or yield a column
+// that decodes, builds its planes and re-serialises to exactly the input bytes. Anything else (a
+// crash, a sanitizer report, another exception, a mismatch) is a finding.
+#include <fastpair/io.hpp>
+#include <fastpair/planes.hpp>
+#include <fastpair/reference.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
+{
+  fastpair::compressed_column col;
+  try {
+    col = fastpair::deserialize(data, size);
+  } catch (fastpair::format_error const&) {
+    return 0;  // rejected: the expected outcome for almost every input
+  }
+  // Accepted: everything downstream must work without throwing.
+  fastpair::host_strings const all = fastpair::decode_reference(col, 0, col.num_rows(), false);
+  if (all.num_rows() != col.num_rows() || all.chars.size() != col.decoded_bytes()) std::abort();
+  if (col.num_rows() > 0) {
+    std::uint64_t const mid = col.num_rows() / 2;
+    fastpair::host_strings const part = fastpair::decode_reference(col, mid, col.num_rows());
+    if (part.chars.size() != col.decoded_bytes() - col.row_byte_offsets[mid]) std::abort();
+    if (!part.chars.empty() &&
+        std::memcmp(part.chars.data(), all.chars.data() + col.row_byte_offsets[mid],
+                    part.chars.size()) != 0)
+      std::abort();
+  }
+  for (int w : {8, 16}) {
+    fastpair::dictionary_planes const p = fastpair::build_planes(col.kind, col.dict, w);
+    if (p.entries != fastpair::code_space(col.kind)) std::abort();
+  }
+  (void)fastpair::token_length_histogram(col);
+  std::vector<std::uint8_t> const again = fastpair::serialize(col);
+  if (again.size() != size || std::memcmp(again.data(), data, size) != 0) {
+    std::fprintf(stderr, "re-serialised bytes differ from an accepted input\n");
+    std::abort();
+  }
+  return 0;
+}
