@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file config.cuh
+ * @brief The compile-time decode configuration `decode_config<K, W, H, T, B>` and its name.
+ */
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+namespace fastpair {
+
+/**
+ * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
+ *
+ * One warp decodes batches of 32·K consecutive codes; lane ℓ handles codes ℓ + 32k (k < K).
+ *
+ * @tparam TokensPerThread K: codes per lane and batch, 1..8. More K = more loads in flight and a
+ *         longer emit per scan, at the cost of registers (≈ K·(3 + W/4)) and shared memory
+ *         (≈ 32·K·20 bytes per warp).
+ * @tparam LowPlaneBytes W: bytes per entry of the low dictionary plane, 8 or 16. W = 16 reads each
+ *         token with one 16-byte load; W = 8 ("split read") reads 8 bytes and queues the tokens
+ *         longer than 8 bytes for a second read of the high plane. Must match the prepared column.
+ * @tparam HoistedRounds H: rounds (of 32 queued long tokens) whose high-plane reads are issued
+ *         before the emit, 0..K. Only meaningful for W = 8.
+ * @tparam ThreadsPerBlock T: 64, 128, 256 or 512.
+ * @tparam MinBlocksPerSm B: `__launch_bounds__(T, B)` minimum resident blocks per SM, 1..8; caps
+ *         registers at about 65536 / (T·B).
+ */
+template <int TokensPerThread, int LowPlaneBytes, int HoistedRounds, int ThreadsPerBlock,
+          int MinBlocksPerSm>
+struct decode_config {
+  static constexpr int tokens_per_thread = TokensPerThread;  ///< K
+  static constexpr int low_plane_bytes   = LowPlaneBytes;    ///< W
+  static constexpr int hoisted_rounds    = HoistedRounds;    ///< H
+  static constexpr int threads_per_block = ThreadsPerBlock;  ///< T
+  static constexpr int min_blocks_per_sm = MinBlocksPerSm;   ///< B
+  static constexpr int warps_per_block   = ThreadsPerBlock / 32;
+  static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
+
+  static_assert(TokensPerThread >= 1 && TokensPerThread <= 8, "K (tokens per thread) must be in 1..8");
+  static_assert(LowPlaneBytes == 8 || LowPlaneBytes == 16, "W (low plane bytes) must be 8 or 16");
+  static_assert(HoistedRounds >= 0 && HoistedRounds <= TokensPerThread, "H must be in 0..K");
+  static_assert(ThreadsPerBlock == 64 || ThreadsPerBlock == 128 || ThreadsPerBlock == 256 ||
+                  ThreadsPerBlock == 512,
+                "T (threads per block) must be 64, 128, 256 or 512");
+  static_assert(MinBlocksPerSm >= 1 && MinBlocksPerSm <= 8, "B (min blocks per SM) must be in 1..8");
+};
+
+/** @brief True if `C` is a specialization of decode_config. */
+template <class C>
+struct is_decode_config : std::false_type {};
+template <int K, int W, int H, int T, int B>
+struct is_decode_config<decode_config<K, W, H, T, B>> : std::true_type {};
+
+/**
+ * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
+ * every improvement is measured against, side by side.
+ */
+template <int W>
+using paper_config = decode_config<6, W, 1, 256, 4>;
+
+/** @brief "k6.w8.h1.t256.b4": the config's name in test names, benchmark names and logs. */
+template <class Config>
+std::string config_name()
+{
+  return "k" + std::to_string(Config::tokens_per_thread) + ".w" +
+         std::to_string(Config::low_plane_bytes) + ".h" + std::to_string(Config::hoisted_rounds) +
+         ".t" + std::to_string(Config::threads_per_block) + ".b" +
+         std::to_string(Config::min_blocks_per_sm);
+}
+
+}  // namespace fastpair

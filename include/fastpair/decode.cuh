@@ -1,0 +1,156 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file decode.cuh
+ * @brief Host API of the GPU decoder: decode_column() (stream-ordered, no allocation, no
+ * synchronisation, graph-capturable) and decompress() (allocating convenience that checks errors).
+ *
+ * Output is Arrow-style: `offsets[num_rows + 1]` (int32 or int64, offsets[0] == 0) and `chars`.
+ */
+#pragma once
+
+#include <fastpair/config.cuh>
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/dispatch.cuh>
+#include <fastpair/detail/tuning.cuh>
+#include <fastpair/device_column.cuh>
+#include <fastpair/format.hpp>
+
+#include <cuda/stream_ref>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace fastpair {
+
+/** @brief A mutable view of device output: `offsets[num_rows + 1]` and `chars[chars_capacity]`. */
+template <class OffsetT>
+struct string_column_view {
+  static_assert(std::is_same_v<OffsetT, std::int32_t> || std::is_same_v<OffsetT, std::int64_t>,
+                "offsets are int32 (Arrow utf8) or int64 (Arrow large_utf8)");
+  OffsetT* offsets             = nullptr;
+  char* chars                  = nullptr;
+  std::uint64_t num_rows       = 0;
+  std::uint64_t chars_capacity = 0;
+};
+
+/** @brief Owning device strings returned by decompress(). */
+template <class OffsetT>
+struct string_column {
+  device_buffer<OffsetT> offsets;  ///< num_rows + 1
+  device_buffer<char> chars;       ///< decoded bytes
+  std::uint64_t num_rows = 0;
+
+  string_column_view<OffsetT> view() noexcept
+  {
+    return {offsets.data(), chars.data(), num_rows, chars.size()};
+  }
+  /** @brief Copies to host Arrow-style strings. @note synchronizes `stream`. */
+  host_strings to_host(cuda::stream_ref stream = {}) const
+  {
+    host_strings h;
+    std::vector<OffsetT> off(num_rows + 1);
+    h.chars.resize(chars.size());
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(off.data(), offsets.data(), off.size() * sizeof(OffsetT),
+                                      cudaMemcpyDeviceToHost, stream.get()));
+    if (!h.chars.empty())
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.chars.data(), chars.data(), h.chars.size(),
+                                        cudaMemcpyDeviceToHost, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    h.offsets.assign(off.begin(), off.end());
+    return h;
+  }
+};
+
+/** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
+struct auto_config {};
+
+/**
+ * @brief Decodes rows [row_begin, row_end) of `col` into `out` on `stream`.
+ *
+ * Asynchronous: no allocation, no synchronisation, capturable in a CUDA graph. Corrupt device data
+ * sets bits in the column's error word (read with device_column::read_and_clear_errors); writes
+ * never leave `out`.
+ *
+ * @code{.pseudo}
+ * rows {"ab", "", "cda"} -> out.offsets {0, 2, 2, 5}, out.chars "abcda"
+ * @endcode
+ * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
+ * @param stream CUDA stream on which to perform the work
+ * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
+ *        int32 offsets would overflow, or Config's W does not match the column's.
+ */
+template <class Config = auto_config, class OffsetT>
+void decode_column(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                   string_column_view<OffsetT> out, cuda::stream_ref stream = {})
+{
+  col.check_rows(row_begin, row_end);
+  std::uint64_t const n_rows = row_end - row_begin;
+  std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
+  FASTPAIR_EXPECTS(out.num_rows == n_rows, "output has " + std::to_string(out.num_rows) +
+                                             " rows, expected " + std::to_string(n_rows));
+  FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
+                                                  " < decoded size " + std::to_string(bytes));
+  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
+  FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
+  if constexpr (std::is_same_v<OffsetT, std::int32_t>)
+    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
+                     "decoded size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+
+  FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
+                                                out.offsets, stream));
+  if (bytes == 0) return;
+  std::uint64_t const c0 = col.row_code_offsets()[row_begin];
+  std::uint64_t const c1 = col.row_code_offsets()[row_end];
+  std::uint64_t const b0 = col.row_byte_offsets()[row_begin];
+  auto* const chars      = reinterpret_cast<unsigned char*>(out.chars);
+
+  if constexpr (std::is_same_v<Config, auto_config>) {
+    FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, c0, c1, chars, b0, bytes, stream));
+  } else {
+    static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
+    FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, chars,
+                                                    b0, bytes, stream));
+  }
+}
+
+/** @brief Decodes every row of `col` into `out`. @see decode_column(col, row_begin, row_end, out, stream) */
+template <class Config = auto_config, class OffsetT>
+void decode_column(device_column const& col, string_column_view<OffsetT> out, cuda::stream_ref stream = {})
+{
+  decode_column<Config>(col, 0, col.num_rows(), out, stream);
+}
+
+/**
+ * @brief Allocates the output on `stream`, decodes rows [row_begin, row_end), and checks the
+ * device error word.
+ * @note synchronizes `stream` (to read the error word).
+ * @throw decode_error if the device reported corrupt data; plus decode_column's exceptions.
+ */
+template <class OffsetT = std::int64_t, class Config = auto_config>
+string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                                  cuda::stream_ref stream = {})
+{
+  col.check_rows(row_begin, row_end);
+  string_column<OffsetT> out;
+  out.num_rows = row_end - row_begin;
+  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream);
+  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end), stream);
+  decode_column<Config>(col, row_begin, row_end, out.view(), stream);
+  if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
+    throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
+                       ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +
+                       ((e & sidecar_mismatch) ? " the sidecar disagrees with the token lengths;" : ""));
+  return out;
+}
+
+/** @brief Allocates and decodes every row. @see decompress(col, row_begin, row_end, stream) */
+template <class OffsetT = std::int64_t, class Config = auto_config>
+string_column<OffsetT> decompress(device_column const& col, cuda::stream_ref stream = {})
+{
+  return decompress<OffsetT, Config>(col, 0, col.num_rows(), stream);
+}
+
+}  // namespace fastpair

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// CUDA plumbing shared by the device headers: the hidden-visibility kernel macro, the CUDA error
+// check that throws, and a minimal stream-ordered device buffer.
+#pragma once
+
+#include <fastpair/error.hpp>
+
+#include <cuda/stream_ref>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+/// Kernels get hidden visibility so two shared libraries built with different configs or archs
+/// never share one kernel symbol (cccl docs/cccl/development/visibility).
+#define FASTPAIR_KERNEL __global__ __attribute__((visibility("hidden")))
+
+namespace fastpair::detail {
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, char const* call, char const* file, int line)
+{
+  throw cuda_error(std::string("fastpair: CUDA error ") + cudaGetErrorName(e) + " (" +
+                   cudaGetErrorString(e) + ") in " + call + " at " + file + ":" + std::to_string(line));
+}
+}  // namespace fastpair::detail
+
+/** @brief Runs a CUDA runtime call; on failure clears the error and throws fastpair::cuda_error. */
+#define FASTPAIR_CUDA_TRY(call)                                                     \
+  do {                                                                              \
+    cudaError_t const fastpair_err_ = (call);                                       \
+    if (fastpair_err_ != cudaSuccess) {                                             \
+      (void)cudaGetLastError();                                                     \
+      ::fastpair::detail::throw_cuda_error(fastpair_err_, #call, __FILE__, __LINE__); \
+    }                                                                               \
+  } while (0)
+
+namespace fastpair {
+
+/**
+ * @brief An owning, stream-ordered device allocation of `T[size]` (cudaMallocAsync/cudaFreeAsync).
+ * Move-only. The memory is freed on the stream it was allocated on.
+ */
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  device_buffer(std::size_t n, cuda::stream_ref stream) : size_(n), stream_(stream.get())
+  {
+    if (n) FASTPAIR_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&ptr_), n * sizeof(T), stream_));
+  }
+  device_buffer(device_buffer&& o) noexcept { swap(o); }
+  device_buffer& operator=(device_buffer&& o) noexcept
+  {
+    device_buffer(std::move(o)).swap(*this);
+    return *this;
+  }
+  device_buffer(device_buffer const&)            = delete;
+  device_buffer& operator=(device_buffer const&) = delete;
+  ~device_buffer()
+  {
+    if (ptr_) (void)cudaFreeAsync(ptr_, stream_);
+  }
+  T* data() noexcept { return ptr_; }
+  T const* data() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return size_; }
+  void swap(device_buffer& o) noexcept
+  {
+    std::swap(ptr_, o.ptr_);
+    std::swap(size_, o.size_);
+    std::swap(stream_, o.stream_);
+  }
+
+ private:
+  T* ptr_              = nullptr;
+  std::size_t size_    = 0;
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace fastpair

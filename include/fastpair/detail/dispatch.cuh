@@ -1,0 +1,62 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// Host launch layer (CUB's dispatch layer, scaled down): grid size, shared memory, launch.
+// Returns cudaError_t so it can be used inside graph capture and noexcept paths.
+#pragma once
+
+#include <fastpair/config.cuh>
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/warp_decode.cuh>
+
+#include <cuda/stream_ref>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace fastpair::detail {
+
+/** Dynamic shared memory of one block of Config. */
+template <class Config>
+constexpr int block_smem_bytes()
+{
+  return warp_smem<Config>::bytes * Config::warps_per_block;
+}
+
+/**
+ * Launches the decode kernel over the segments that hold codes [c0, c1), writing the decoded
+ * positions [window_begin, window_begin + capacity) to out[0, capacity).
+ */
+template <class Config, int W>
+cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
+                          std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream) noexcept
+{
+  static_assert(Config::low_plane_bytes == W, "config W must match the column view's W");
+  if (c1 <= c0) return cudaSuccess;
+  std::uint64_t const s0 = c0 / col.sidecar_stride;
+  std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
+  std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
+  if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
+  constexpr int smem = block_smem_bytes<Config>();
+  auto kernel        = decode_kernel<Config, W>;
+  if constexpr (smem > 48 * 1024) {
+    static cudaError_t const attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (attr != cudaSuccess) return attr;
+  }
+  kernel<<<static_cast<unsigned>(blocks), Config::threads_per_block, smem, stream.get()>>>(
+    col, s0, s1, out, window_begin, capacity);
+  return cudaGetLastError();
+}
+
+/** Writes out[i] = row_byte_offsets[i] - row_byte_offsets[0] for i < n. */
+template <class OffsetT>
+cudaError_t launch_copy_offsets(std::uint64_t const* row_byte_offsets, std::uint64_t n, OffsetT* out,
+                                cuda::stream_ref stream) noexcept
+{
+  if (n == 0) return cudaSuccess;
+  unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 65535));
+  copy_offsets_kernel<OffsetT><<<blocks, 256, 0, stream.get()>>>(row_byte_offsets, n, out);
+  return cudaGetLastError();
+}
+
+}  // namespace fastpair::detail

@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file decode_kernel.cuh
+ * @brief Thin `__global__` entry points: the decode kernel (one warp per sidecar segment, the
+ * work itself is in warp_decode.cuh), the sidecar regeneration pre-pass and the offsets copy.
+ *
+ * Grid: block b, warp w decodes segment first_segment + b * (T/32) + w. Dynamic shared memory
+ * holds one staging buffer + queue per warp (warp_smem<Config>).
+ */
+#pragma once
+
+#include <fastpair/config.cuh>
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/warp_decode.cuh>
+
+#include <cstdint>
+
+namespace fastpair::detail {
+
+template <class Config, int W>
+FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
+  column_view<W> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
+  std::uint64_t window_begin, std::uint64_t capacity)
+{
+  extern __shared__ __align__(16) unsigned char fastpair_smem[];
+  unsigned const warp      = threadIdx.x / 32;
+  std::uint64_t const seg  = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
+  if (seg >= end_segment) return;  // warp-uniform
+  warp_decode_segment<Config>(col, seg, out, window_begin, capacity,
+                              fastpair_smem + warp * warp_smem<Config>::bytes);
+}
+
+/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment). Codes that
+ *  are out of range count as entry 0, as in the decoder, and set the error word. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes)
+{
+  unsigned const lane     = threadIdx.x & 31u;
+  std::uint64_t const seg = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+  if (seg >= col.num_segments()) return;
+  std::uint64_t const c_begin = seg * col.sidecar_stride;
+  std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
+  std::uint32_t sum = 0, errors = 0;
+  for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
+    std::uint32_t c = __ldg(col.codes + i);
+    if (c >= col.num_tokens) {
+      errors |= code_out_of_range;
+      c = 0;
+    }
+    sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+  }
+  sum    = __reduce_add_sync(0xFFFFFFFFu, sum);
+  errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+  if (lane == 0) {
+    seg_bytes[seg] = sum;
+    if (errors) atomicOr(col.error, errors);
+  }
+}
+
+/** out[i] = row_byte_offsets[i] - row_byte_offsets[0], for i in [0, n). */
+template <class OffsetT>
+FASTPAIR_KERNEL __launch_bounds__(256) void copy_offsets_kernel(std::uint64_t const* row_byte_offsets,
+                                                                std::uint64_t n, OffsetT* out)
+{
+  std::uint64_t const base = row_byte_offsets[0];
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = static_cast<OffsetT>(row_byte_offsets[i] - base);
+}
+
+}  // namespace fastpair::detail

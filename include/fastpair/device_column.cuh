@@ -1,0 +1,203 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file device_column.cuh
+ * @brief `device_column`: a compressed column prepared for the GPU (planes, u16 codes, sidecar,
+ * row offsets, error word in device memory).
+ *
+ * Preparation is the one place that allocates and copies; decoding (decode.cuh) does neither.
+ */
+#pragma once
+
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/warp_decode.cuh>
+#include <fastpair/format.hpp>
+#include <fastpair/planes.hpp>
+#include <fastpair/validate.hpp>
+
+#include <cub/device/device_scan.cuh>
+#include <cuda/stream_ref>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fastpair {
+
+/** @brief Options of device_column::prepare. */
+struct prepare_options {
+  int low_plane_bytes = 0;       ///< W: 8 or 16; 0 = automatic (choose_low_plane_bytes)
+  bool validate       = true;    ///< validate the host column first (recommended for untrusted input)
+  bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
+};
+
+/**
+ * @brief A compressed column resident in device memory, ready for decode_column().
+ *
+ * @code{.pseudo}
+ * auto dcol = fastpair::device_column::prepare(col, stream);  // validate, build planes, upload
+ * fastpair::decode_column(dcol, out_view, stream);            // async, no allocation
+ * @endcode
+ */
+class device_column {
+ public:
+  device_column() = default;
+
+  /**
+   * @brief Validates `col`, builds the planes for W, widens the codes to u16 and uploads
+   * everything on `stream`. If the column has no sidecar (or `opt.regenerate_sidecar`), the
+   * sidecar is computed on the GPU (per-segment length sums + cub::DeviceScan).
+   * @note Host buffers are copied before return (pageable copies); the upload is stream-ordered.
+   * @throw format_error if the column is invalid; logic_error on bad options; cuda_error.
+   */
+  static device_column prepare(compressed_column const& col, cuda::stream_ref stream = {},
+                               prepare_options const& opt = {})
+  {
+    if (opt.validate) validate(col);
+    device_column d;
+    d.kind_       = col.kind;
+    d.num_codes_  = col.num_codes;
+    d.num_tokens_ = static_cast<std::uint32_t>(col.dict.size());
+    d.stride_     = col.sidecar_stride;
+    FASTPAIR_EXPECTS(d.stride_ > 0, "sidecar stride must be positive");
+    d.row_byte_offsets_host_ = col.row_byte_offsets;
+    d.row_code_offsets_host_ = col.row_code_offsets;
+    d.histogram_             = token_length_histogram(col);
+    int const w = opt.low_plane_bytes ? opt.low_plane_bytes : choose_low_plane_bytes(col.kind, d.histogram_);
+    FASTPAIR_EXPECTS(w == 8 || w == 16, "low_plane_bytes must be 0 (auto), 8 or 16");
+    d.w_ = w;
+    dictionary_planes const planes = build_planes(col.kind, col.dict, w);
+    auto const codes               = unpack_codes(col);
+
+    d.codes_   = upload(codes, stream);
+    d.lo_      = upload(planes.lo, stream);
+    d.hi_      = upload(planes.hi, stream);
+    d.lengths_ = upload(planes.lengths, stream);
+    d.row_byte_offsets_ = upload(col.row_byte_offsets, stream);
+    d.error_   = device_buffer<std::uint32_t>(1, stream);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
+
+    std::uint64_t const nseg = col.sidecar_entries();
+    if (!col.sidecar.empty() && !opt.regenerate_sidecar) {
+      std::vector<std::uint64_t> sc(col.sidecar);
+      sc.push_back(col.decoded_bytes());  // end sentinel: the last segment's end check
+      d.sidecar_ = upload(sc, stream);
+    } else {
+      d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream);
+      d.regenerate_sidecar(stream);
+    }
+    return d;
+  }
+
+  /**
+   * @brief Recomputes the sidecar on the GPU from the codes and lengths (what prepare() does for a
+   * column stored without one). Asynchronous; allocates CUB temp storage on `stream`.
+   */
+  void regenerate_sidecar(cuda::stream_ref stream = {})
+  {
+    std::uint64_t const nseg = num_segments();
+    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
+    if (nseg > 0) {
+      auto launch = [&](auto v) {
+        unsigned const blocks = static_cast<unsigned>((nseg * 32 + 255) / 256);
+        detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data());
+      };
+      if (w_ == 8) launch(view<8>());
+      else launch(view<16>());
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+    }
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
+                                                     sidecar_.data(), nseg + 1, stream.get()));
+    device_buffer<unsigned char> temp(temp_bytes, stream);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(),
+                                                     sidecar_.data(), nseg + 1, stream.get()));
+  }
+
+  /** @brief The view for low-plane width W. @throw logic_error if W differs from low_plane_bytes(). */
+  template <int W>
+  column_view<W> view() const
+  {
+    FASTPAIR_EXPECTS(W == w_, "config W (" + std::to_string(W) + ") does not match the column's low plane width (" +
+                                std::to_string(w_) + ")");
+    column_view<W> v;
+    v.codes          = codes_.data();
+    v.lo             = lo_.data();
+    v.hi             = hi_.data();
+    v.lengths        = lengths_.data();
+    v.sidecar        = sidecar_.data();
+    v.num_codes      = num_codes_;
+    v.num_tokens     = num_tokens_;
+    v.sidecar_stride = stride_;
+    v.error          = const_cast<std::uint32_t*>(error_.data());
+    return v;
+  }
+
+  codec kind() const noexcept { return kind_; }
+  int low_plane_bytes() const noexcept { return w_; }
+  std::uint64_t num_codes() const noexcept { return num_codes_; }
+  std::uint64_t num_rows() const noexcept { return row_byte_offsets_host_.size() - 1; }
+  std::uint64_t num_segments() const noexcept { return (num_codes_ + stride_ - 1) / stride_; }
+  std::uint32_t sidecar_stride() const noexcept { return stride_; }
+  std::uint64_t decoded_bytes() const noexcept { return row_byte_offsets_host_.back(); }
+  /** @brief Decoded bytes of rows [row_begin, row_end) (host value, no synchronisation). */
+  std::uint64_t decoded_bytes(std::uint64_t row_begin, std::uint64_t row_end) const
+  {
+    check_rows(row_begin, row_end);
+    return row_byte_offsets_host_[row_end] - row_byte_offsets_host_[row_begin];
+  }
+  /** @brief Token-length histogram of the coded stream (used for the automatic config). */
+  length_histogram const& histogram() const noexcept { return histogram_; }
+  std::vector<std::uint64_t> const& row_code_offsets() const noexcept { return row_code_offsets_host_; }
+  std::vector<std::uint64_t> const& row_byte_offsets() const noexcept { return row_byte_offsets_host_; }
+  /** @brief Device pointer to the row byte offsets (num_rows + 1 entries). */
+  std::uint64_t const* device_row_byte_offsets() const noexcept { return row_byte_offsets_.data(); }
+
+  /**
+   * @brief Reads the device error word (decode_error_bits) and clears it.
+   * @note synchronizes `stream`.
+   */
+  std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
+  {
+    std::uint32_t h = 0;
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, error_.data(), sizeof h, cudaMemcpyDeviceToHost, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(const_cast<std::uint32_t*>(error_.data()), 0, sizeof h, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    return h;
+  }
+
+  /** @throw logic_error if [row_begin, row_end) is not a valid row range. */
+  void check_rows(std::uint64_t row_begin, std::uint64_t row_end) const
+  {
+    FASTPAIR_EXPECTS(row_begin <= row_end && row_end <= num_rows(),
+                     "row range [" + std::to_string(row_begin) + ", " + std::to_string(row_end) +
+                       ") outside the column's " + std::to_string(num_rows()) + " rows");
+  }
+
+ private:
+  template <class T>
+  static device_buffer<T> upload(std::vector<T> const& h, cuda::stream_ref stream)
+  {
+    device_buffer<T> d(h.size(), stream);
+    if (!h.empty())
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
+    return d;
+  }
+
+  codec kind_               = codec::onpair16;
+  int w_                    = 8;
+  std::uint64_t num_codes_  = 0;
+  std::uint32_t num_tokens_ = 0;
+  std::uint32_t stride_     = default_sidecar_stride;
+  length_histogram histogram_{};
+  std::vector<std::uint64_t> row_byte_offsets_host_{0};
+  std::vector<std::uint64_t> row_code_offsets_host_{0};
+  device_buffer<std::uint16_t> codes_;
+  device_buffer<std::uint8_t> lo_, hi_, lengths_;
+  device_buffer<std::uint64_t> sidecar_, row_byte_offsets_;
+  device_buffer<std::uint32_t> error_;
+};
+
+}  // namespace fastpair

@@ -1,0 +1,201 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// The decode API beyond config coverage: automatic config, sidecar regeneration, CUDA graph
+// capture, concurrent streams, corrupt device data, bad arguments, and a > 4 GiB output.
+#include "utils/generators.hpp"
+#include "utils/gpu_check.cuh"
+
+#include <fastpair/fastpair.cuh>
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+namespace ft = fastpair::testing;
+using fastpair::codec;
+
+namespace {
+fastpair::compressed_column sample_column(codec kind = codec::onpair16, std::uint64_t rows = 5000, std::uint64_t seed = 1)
+{
+  auto d = ft::make_dictionary(kind, 3000, {1, 16}, seed);
+  return ft::random_column(kind, d, rows, {0.9, 0.05, 60}, seed + 1);
+}
+}  // namespace
+
+TEST_CASE("automatic config picks W from the histogram and matches the reference", "[gpu][decode]")
+{
+  for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    for (auto lens : {ft::length_mix{2, 6}, ft::length_mix{12, 16}}) {
+      auto d         = ft::make_dictionary(kind, 2000, lens, 3);
+      auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 4);
+      auto const dcol = fastpair::device_column::prepare(col);
+      int const expect_w = (kind != codec::fsst12 && lens.min_len > 8) ? 16 : 8;
+      REQUIRE(dcol.low_plane_bytes() == expect_w);
+      ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+      auto const back = fastpair::decompress(dcol).to_host();
+      REQUIRE(back == fastpair::decode_reference(col));
+    }
+  }
+}
+
+TEST_CASE("a column without a sidecar gets one regenerated on the GPU", "[gpu][decode]")
+{
+  auto col = sample_column(codec::onpair12, 4000, 5);
+  auto const stored = col.sidecar;
+  col.sidecar.clear();
+  auto const dcol = fastpair::device_column::prepare(col);
+  ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+  // The regenerated sidecar equals the one computed on the host.
+  auto const v = dcol.view<8>();
+  std::vector<std::uint64_t> h(stored.size());
+  FASTPAIR_CUDA_TRY(cudaMemcpy(h.data(), v.sidecar, h.size() * 8, cudaMemcpyDeviceToHost));
+  REQUIRE(h == stored);
+}
+
+TEST_CASE("decode_column is capturable in a CUDA graph", "[gpu][decode]")
+{
+  auto const col    = sample_column();
+  auto const dcol   = fastpair::device_column::prepare(col);
+  auto const expect = fastpair::decode_reference(col);
+  cudaStream_t s;
+  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, s);
+  fastpair::device_buffer<char> chars(col.decoded_bytes(), s);
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  fastpair::string_column_view<std::int64_t> out{off.data(), chars.data(), col.num_rows(), chars.size()};
+  cudaGraph_t graph;
+  FASTPAIR_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  fastpair::decode_column(dcol, out, s);
+  FASTPAIR_CUDA_TRY(cudaStreamEndCapture(s, &graph));
+  cudaGraphExec_t exec;
+  FASTPAIR_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
+  for (int i = 0; i < 3; ++i) FASTPAIR_CUDA_TRY(cudaGraphLaunch(exec, s));
+  std::vector<char> h(chars.size());
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), chars.data(), h.size(), cudaMemcpyDeviceToHost, s));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  REQUIRE(h == expect.chars);
+  REQUIRE(dcol.read_and_clear_errors(s) == 0);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("concurrent decodes of row ranges on several streams", "[gpu][decode]")
+{
+  auto const col  = sample_column(codec::onpair16, 20000, 9);
+  auto const dcol = fastpair::device_column::prepare(col);
+  constexpr int parts = 4;
+  std::vector<cudaStream_t> streams(parts);
+  for (auto& s : streams) FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  std::vector<fastpair::string_column<std::int32_t>> outs;
+  std::uint64_t const n = col.num_rows();
+  for (int p = 0; p < parts; ++p)
+    outs.push_back(fastpair::decompress<std::int32_t>(dcol, n * p / parts, n * (p + 1) / parts, streams[p]));
+  for (int p = 0; p < parts; ++p)
+    REQUIRE(outs[p].to_host(streams[p]) == fastpair::decode_reference(col, n * p / parts, n * (p + 1) / parts));
+  outs.clear();
+  for (auto s : streams) cudaStreamDestroy(s);
+}
+
+TEST_CASE("corrupt device data is reported and never written outside the output", "[gpu][decode][corrupt]")
+{
+  auto const col    = sample_column(codec::onpair12, 3000, 11);
+  auto const expect = fastpair::decode_reference(col);
+  SECTION("a code >= the dictionary size")
+  {
+    auto const dcol = fastpair::device_column::prepare(col);
+    auto v          = dcol.view<8>();
+    std::uint16_t bad[3] = {4095, 65535, static_cast<std::uint16_t>(col.dict.size())};
+    FASTPAIR_CUDA_TRY(cudaMemcpy(const_cast<std::uint16_t*>(v.codes) + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
+    REQUIRE_THROWS_AS(fastpair::decompress(dcol), fastpair::decode_error);
+    REQUIRE_THROWS_WITH(fastpair::decompress(dcol), Catch::Contains("dictionary size"));
+  }
+  SECTION("a sidecar inconsistent with the token lengths")
+  {
+    auto const dcol = fastpair::device_column::prepare(col);
+    auto v          = dcol.view<8>();
+    for (std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{1} << 40, col.decoded_bytes() - 3}) {
+      FASTPAIR_CUDA_TRY(cudaMemcpy(const_cast<std::uint64_t*>(v.sidecar) + 2, &bad, 8, cudaMemcpyHostToDevice));
+      // The guard bytes around the output stay untouched; the error word reports the mismatch.
+      std::uint64_t const bytes = col.decoded_bytes();
+      fastpair::device_buffer<unsigned char> raw(bytes + 2 * ft::guard, cudaStream_t{});
+      fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, cudaStream_t{});
+      FASTPAIR_CUDA_TRY(cudaMemset(raw.data(), ft::poison, raw.size()));
+      fastpair::string_column_view<std::int64_t> out{off.data(), reinterpret_cast<char*>(raw.data() + ft::guard),
+                                                     col.num_rows(), bytes};
+      fastpair::decode_column(dcol, out);
+      REQUIRE((dcol.read_and_clear_errors() & fastpair::sidecar_mismatch) != 0);
+      std::vector<unsigned char> h(raw.size());
+      FASTPAIR_CUDA_TRY(cudaMemcpy(h.data(), raw.data(), h.size(), cudaMemcpyDeviceToHost));
+      for (std::size_t i = 0; i < ft::guard; ++i) REQUIRE(h[i] == ft::poison);
+      for (std::size_t i = ft::guard + bytes; i < h.size(); ++i) REQUIRE(h[i] == ft::poison);
+    }
+  }
+}
+
+TEST_CASE("bad arguments are rejected with a clear error", "[gpu][decode]")
+{
+  auto const col  = sample_column(codec::onpair16, 1000, 13);
+  auto const dcol = fastpair::device_column::prepare(col);
+  fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, cudaStream_t{});
+  fastpair::device_buffer<char> chars(col.decoded_bytes(), cudaStream_t{});
+  fastpair::string_column_view<std::int64_t> small{off.data(), chars.data(), col.num_rows(), col.decoded_bytes() - 1};
+  REQUIRE_THROWS_WITH(fastpair::decode_column(dcol, small), Catch::Contains("capacity"));
+  fastpair::string_column_view<std::int64_t> rows{off.data(), chars.data(), col.num_rows() - 1, col.decoded_bytes()};
+  REQUIRE_THROWS_WITH(fastpair::decode_column(dcol, rows), Catch::Contains("rows"));
+  REQUIRE_THROWS_WITH(fastpair::decompress(dcol, 10, 5), Catch::Contains("row range"));
+  int const other_w = dcol.low_plane_bytes() == 8 ? 16 : 8;
+  fastpair::string_column_view<std::int64_t> ok{off.data(), chars.data(), col.num_rows(), col.decoded_bytes()};
+  if (other_w == 16)
+    REQUIRE_THROWS_WITH(fastpair::decode_column<fastpair::paper_config<16>>(dcol, ok), Catch::Contains("low plane width"));
+  else
+    REQUIRE_THROWS_WITH(fastpair::decode_column<fastpair::paper_config<8>>(dcol, ok), Catch::Contains("low plane width"));
+  auto bad = col;
+  bad.codes[5] ^= 0xFF;  // host-side corruption is caught by validation before upload
+  bad.codes[6] ^= 0xFF;
+  REQUIRE_THROWS_AS(fastpair::device_column::prepare(bad), fastpair::format_error);
+}
+
+TEST_CASE("a decoded output larger than 4 GiB with int64 offsets", "[gpu][decode][large]")
+{
+  // 2^20 rows of 272 codes of 16-byte tokens (and a few short ones): ~4.6 GB of output.
+  using namespace fastpair;
+  auto d = ft::make_dictionary(codec::onpair16, 64, {16, 16}, 17);
+  compressed_column col;
+  col.kind = codec::onpair16;
+  col.dict = d;
+  std::uint64_t const rows = 1 << 20, per_row = 272;
+  std::vector<std::uint16_t> codes(rows * per_row);
+  for (std::uint64_t i = 0; i < codes.size(); ++i)
+    codes[i] = static_cast<std::uint16_t>(i % 97 == 0 ? (i / 97) % 256 : 256 + (i * 7) % 64);
+  col.num_codes = codes.size();
+  col.codes     = pack_codes(col.kind, codes.data(), codes.size());
+  col.row_code_offsets.resize(rows + 1);
+  col.row_byte_offsets.resize(rows + 1);
+  std::uint64_t bytes = 0;
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    for (std::uint64_t j = r * per_row; j < (r + 1) * per_row; ++j) bytes += col.dict.length(codes[j]);
+    col.row_code_offsets[r + 1] = (r + 1) * per_row;
+    col.row_byte_offsets[r + 1] = bytes;
+  }
+  compute_sidecar(col);
+  REQUIRE(bytes > (std::uint64_t{1} << 32));
+  auto const dcol = device_column::prepare(col, {}, prepare_options{0, false, false});
+  REQUIRE_THROWS_WITH(decompress<std::int32_t>(dcol), Catch::Contains("int32"));
+  auto const out = decompress<std::int64_t>(dcol);
+  // Check every byte against the dictionary directly (the reference would need another 4.6 GB).
+  std::vector<char> h(out.chars.size());
+  FASTPAIR_CUDA_TRY(cudaMemcpy(h.data(), out.chars.data(), h.size(), cudaMemcpyDeviceToHost));
+  std::uint64_t pos = 0, bad = 0;
+  for (auto c : codes) {
+    bad += std::memcmp(h.data() + pos, col.dict.data(c), col.dict.length(c)) != 0;
+    pos += col.dict.length(c);
+  }
+  REQUIRE(pos == h.size());
+  REQUIRE(bad == 0);
+  std::vector<std::int64_t> offs(rows + 1);
+  FASTPAIR_CUDA_TRY(cudaMemcpy(offs.data(), out.offsets.data(), offs.size() * 8, cudaMemcpyDeviceToHost));
+  for (std::uint64_t r = 0; r <= rows; r += 4099) REQUIRE(static_cast<std::uint64_t>(offs[r]) == col.row_byte_offsets[r]);
+  REQUIRE(static_cast<std::uint64_t>(offs[rows]) == bytes);
+}

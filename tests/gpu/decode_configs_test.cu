@@ -1,0 +1,116 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// Byte-for-byte equality of the GPU decoder with the CPU reference over a covering set of configs:
+// every value of every knob (K 1..8, W 8/16, H 0..K, T 64..512, B 1..8) appears at least once.
+// The list is split into groups, one executable each (FASTPAIR_TEST_CONFIG_GROUP), so nvcc's
+// time and memory stay bounded on 2-core machines.
+#include "utils/generators.hpp"
+#include "utils/gpu_check.cuh"
+
+#include <fastpair/fastpair.cuh>
+
+#include <catch2/catch.hpp>
+
+#ifndef FASTPAIR_TEST_CONFIG_GROUP
+#define FASTPAIR_TEST_CONFIG_GROUP 0
+#endif
+
+using fastpair::decode_config;
+// clang-format off
+#if FASTPAIR_TEST_CONFIG_GROUP == 0
+using cfg_a = decode_config<1, 8, 0, 64, 1>; using cfg_b = decode_config<6, 8, 1, 256, 4>; using cfg_c = decode_config<6, 16, 1, 256, 4>;
+#elif FASTPAIR_TEST_CONFIG_GROUP == 1
+using cfg_a = decode_config<2, 16, 2, 128, 2>; using cfg_b = decode_config<3, 8, 3, 256, 3>; using cfg_c = decode_config<8, 8, 8, 64, 8>;
+#elif FASTPAIR_TEST_CONFIG_GROUP == 2
+using cfg_a = decode_config<4, 8, 2, 512, 1>; using cfg_b = decode_config<5, 8, 5, 64, 5>; using cfg_c = decode_config<7, 8, 7, 128, 6>;
+#else
+using cfg_a = decode_config<8, 16, 0, 256, 2>; using cfg_b = decode_config<4, 16, 4, 128, 7>; using cfg_c = decode_config<8, 8, 6, 512, 2>;
+#endif
+#define FASTPAIR_CONFIGS cfg_a, cfg_b, cfg_c
+// clang-format on
+
+namespace ft = fastpair::testing;
+using fastpair::codec;
+
+namespace {
+template <class Config>
+fastpair::device_column prepare(fastpair::compressed_column const& col)
+{
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = Config::low_plane_bytes;
+  return fastpair::device_column::prepare(col, {}, opt);
+}
+
+template <class Config>
+void check_all_rows(fastpair::compressed_column const& col)
+{
+  auto const dcol   = prepare<Config>(col);
+  auto const expect = fastpair::decode_reference(col);
+  ft::check_decode<Config, std::int64_t>(dcol, expect, 0, col.num_rows());
+  ft::check_decode<Config, std::int32_t>(dcol, expect, 0, col.num_rows(), 3);
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("decode matches the CPU reference on generated columns", "[gpu][decode]", FASTPAIR_CONFIGS)
+{
+  INFO("config " << fastpair::config_name<TestType>());
+  SECTION("uniform codes, OnPair-16, lengths 2..16, 10% empty rows")
+  {
+    auto d = ft::make_dictionary(codec::onpair16, 6000, {2, 16}, 1);
+    check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 3000, {0.0, 0.1, 80}, 2));
+  }
+  SECTION("Zipf codes, OnPair-12")
+  {
+    auto d = ft::make_dictionary(codec::onpair12, 3800, {2, 16}, 3);
+    check_all_rows<TestType>(ft::random_column(codec::onpair12, d, 2000, {1.1, 0.05, 120}, 4));
+  }
+  SECTION("all-short tokens, FSST-12")
+  {
+    auto d = ft::make_dictionary(codec::fsst12, 3000, {2, 4}, 5);
+    check_all_rows<TestType>(ft::random_column(codec::fsst12, d, 2500, {0.0, 0.0, 50}, 6));
+  }
+  SECTION("all 16-byte tokens")
+  {
+    auto d = ft::make_dictionary(codec::onpair16, 2000, {16, 16}, 7);
+    fastpair::testing::code_mix m{0.0, 0.02, 40, true};
+    check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 1500, m, 8));
+  }
+  SECTION("lengths straddling W (7..10 and 15..16)")
+  {
+    auto d1 = ft::make_dictionary(codec::onpair12, 1000, {7, 10}, 9);
+    check_all_rows<TestType>(ft::random_column(codec::onpair12, d1, 1500, {0.0, 0.0, 60, true}, 10));
+    auto d2 = ft::make_dictionary(codec::onpair16, 1000, {15, 16}, 11);
+    check_all_rows<TestType>(ft::random_column(codec::onpair16, d2, 1500, {0.0, 0.0, 60}, 12));
+  }
+  SECTION("partial batches: sidecar strides that are not multiples of 32*K")
+  {
+    auto d = ft::make_dictionary(codec::onpair16, 500, {1, 16}, 13);
+    for (std::uint32_t stride : {1u, 31u, 33u, 100u, 777u, 5000u})
+      check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 400, {0.0, 0.1, 30}, 14 + stride, stride));
+  }
+  SECTION("tiny columns: no rows, only empty rows, one row of one code, one long row")
+  {
+    auto d = ft::make_dictionary(codec::onpair16, 100, {2, 16}, 15);
+    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {}));
+    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {{}, {}, {}}));
+    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {{300}}));
+    check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 1, {0.0, 0.0, 20000}, 16));
+  }
+}
+
+TEMPLATE_TEST_CASE("decode of row ranges at every output alignment", "[gpu][decode]", FASTPAIR_CONFIGS)
+{
+  INFO("config " << fastpair::config_name<TestType>());
+  auto d         = ft::make_dictionary(codec::onpair16, 3000, {1, 16}, 21);
+  auto const col = ft::random_column(codec::onpair16, d, 600, {0.0, 0.1, 20}, 22, 128);
+  auto const dcol = prepare<TestType>(col);
+  for (std::uint64_t r0 = 0; r0 < 40; ++r0) {
+    std::uint64_t const r1 = std::min<std::uint64_t>(col.num_rows(), r0 + 1 + (r0 * 37) % 300);
+    auto const expect      = fastpair::decode_reference(col, r0, r1);
+    ft::check_decode<TestType>(dcol, expect, r0, r1, static_cast<unsigned>(r0 % 16));
+  }
+  // Empty range and the last row alone.
+  ft::check_decode<TestType>(dcol, fastpair::decode_reference(col, 5, 5), 5, 5);
+  auto const n = col.num_rows();
+  ft::check_decode<TestType>(dcol, fastpair::decode_reference(col, n - 1, n), n - 1, n, 7);
+}
