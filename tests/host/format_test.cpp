@@ -1,0 +1,182 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// format.hpp: code packing, code_at, split_lines, sidecar, token-length histogram, W choice, sizes.
+#include <fastpair/format.hpp>
+
+#include "utils/columns.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace fastpair;
+using fastpair::testing::make_column;
+
+namespace {
+std::vector<std::uint16_t> random_codes(std::size_t n, std::uint32_t space, std::uint32_t seed)
+{
+  std::mt19937 rng(seed);
+  std::vector<std::uint16_t> v(n);
+  for (auto& c : v) c = static_cast<std::uint16_t>(rng() % space);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("code widths and spaces", "[format]")
+{
+  CHECK(code_bits(codec::onpair16) == 16);
+  CHECK(code_bits(codec::onpair12) == 12);
+  CHECK(code_bits(codec::fsst12) == 12);
+  CHECK(code_space(codec::onpair16) == 65536);
+  CHECK(code_space(codec::onpair12) == 4096);
+  CHECK(max_token_length(codec::fsst12) == 8);
+  CHECK(max_token_length(codec::onpair12) == 16);
+  CHECK(is_valid_codec(1));
+  CHECK(is_valid_codec(3));
+  CHECK_FALSE(is_valid_codec(0));
+  CHECK_FALSE(is_valid_codec(4));
+  for (codec c : {codec::onpair16, codec::onpair12, codec::fsst12})
+    CHECK(parse_codec(codec_name(c)) == c);
+  CHECK_THROWS_AS(parse_codec("zstd"), logic_error);
+}
+
+TEST_CASE("packed_code_bytes rounds up to whole bytes", "[format]")
+{
+  CHECK(packed_code_bytes(codec::onpair16, 0) == 0);
+  CHECK(packed_code_bytes(codec::onpair16, 3) == 6);
+  CHECK(packed_code_bytes(codec::onpair12, 0) == 0);
+  CHECK(packed_code_bytes(codec::onpair12, 1) == 2);
+  CHECK(packed_code_bytes(codec::onpair12, 2) == 3);
+  CHECK(packed_code_bytes(codec::fsst12, 3) == 5);
+  CHECK(packed_code_bytes(codec::fsst12, 4) == 6);
+}
+
+TEST_CASE("12-bit packing is LSB first", "[format]")
+{
+  std::vector<std::uint16_t> const codes = {0xABC, 0x123, 0xFFF};
+  auto const p = pack_codes(codec::onpair12, codes.data(), codes.size());
+  // bits: 0xABC | 0x123 << 12 = 0x123ABC -> bytes BC 3A 12; then 0xFFF -> FF 0F
+  REQUIRE(p == std::vector<std::uint8_t>{0xBC, 0x3A, 0x12, 0xFF, 0x0F});
+  CHECK(code_at(codec::onpair12, p.data(), 0) == 0xABC);
+  CHECK(code_at(codec::onpair12, p.data(), 1) == 0x123);
+  CHECK(code_at(codec::onpair12, p.data(), 2) == 0xFFF);
+  auto const p16 = pack_codes(codec::onpair16, codes.data(), 2);
+  CHECK(p16 == std::vector<std::uint8_t>{0xBC, 0x0A, 0x23, 0x01});
+}
+
+TEST_CASE("code packing round trips at 12 and 16 bits, odd and even counts", "[format]")
+{
+  codec const c           = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
+  std::size_t const n     = GENERATE(0, 1, 2, 3, 7, 64, 1001);
+  auto const codes        = random_codes(n, code_space(c), static_cast<std::uint32_t>(n) + 17);
+  auto const packed       = pack_codes(c, codes.data(), codes.size());
+  REQUIRE(packed.size() == packed_code_bytes(c, n));
+  for (std::size_t j = 0; j < n; ++j) REQUIRE(code_at(c, packed.data(), j) == codes[j]);
+  CHECK(unpack_codes(c, packed.data(), n) == codes);
+  if (code_bits(c) == 12 && (n & 1)) CHECK((packed.back() & 0xF0) == 0);  // padding nibble zero
+}
+
+TEST_CASE("split_lines", "[format]")
+{
+  CHECK(split_lines("").num_rows() == 0);
+  auto const a = split_lines("a\nbc\n");
+  REQUIRE(a.num_rows() == 2);
+  CHECK(a.row(0) == "a");
+  CHECK(a.row(1) == "bc");
+  auto const b = split_lines("a\n\n\r\nz");
+  REQUIRE(b.num_rows() == 4);
+  CHECK(b.row(1).empty());
+  CHECK(b.row(2) == "\r");
+  CHECK(b.row(3) == "z");
+  CHECK(b.offsets == std::vector<std::uint64_t>{0, 1, 1, 2, 3});
+  auto const c = split_lines("\n");
+  REQUIRE(c.num_rows() == 1);
+  CHECK(c.row(0).empty());
+}
+
+TEST_CASE("compute_sidecar: decoded position of every stride-th code", "[format]")
+{
+  std::uint32_t const len[] = {1, 3, 16};
+  std::uint16_t const codes[] = {0, 1, 2, 1, 0, 2, 2};  // positions 0 1 4 20 23 24 40
+  CHECK(compute_sidecar(codes, 7, len, 1) ==
+        std::vector<std::uint64_t>{0, 1, 4, 20, 23, 24, 40});
+  CHECK(compute_sidecar(codes, 7, len, 3) == std::vector<std::uint64_t>{0, 20, 40});
+  CHECK(compute_sidecar(codes, 7, len, 7) == std::vector<std::uint64_t>{0});
+  CHECK(compute_sidecar(codes, 7, len, 100) == std::vector<std::uint64_t>{0});
+  CHECK(compute_sidecar(codes, 0, len, 4).empty());
+  CHECK_THROWS_AS(compute_sidecar(codes, 7, len, 0), logic_error);
+
+  // The column overload agrees with a running sum over the decoded rows.
+  auto col = make_column(codec::onpair12, {"abc", "0123456789abcdef"},
+                         {{256, 97, 257}, {}, {257, 257, 98, 256, 99}}, 2, false);
+  REQUIRE(col.sidecar.empty());
+  compute_sidecar(col);
+  CHECK(col.sidecar == std::vector<std::uint64_t>{0, 4, 36, 53});
+  CHECK(col.sidecar.size() == col.sidecar_entries());
+  CHECK(col.has_sidecar());
+}
+
+TEST_CASE("sidecar_entries and has_sidecar", "[format]")
+{
+  compressed_column col;
+  CHECK(col.sidecar_entries() == 0);
+  CHECK(col.has_sidecar());  // nothing to index
+  col.num_codes      = 769;
+  col.sidecar_stride = 768;
+  CHECK(col.sidecar_entries() == 2);
+  CHECK_FALSE(col.has_sidecar());
+  col.sidecar_stride = 0;
+  CHECK(col.sidecar_entries() == 0);
+}
+
+TEST_CASE("token_length_histogram counts codes, not dictionary entries", "[format]")
+{
+  auto const col = make_column(codec::onpair16, {"abcdefghi", "xy", "unused-token"},
+                               {{256, 256, 257}, {97}, {256}});
+  auto const h = token_length_histogram(col);
+  CHECK(h[9] == 3);
+  CHECK(h[2] == 1);
+  CHECK(h[1] == 1);
+  CHECK(h[12] == 0);
+  std::uint64_t total = 0;
+  for (auto v : h) total += v;
+  CHECK(total == col.num_codes);
+  CHECK(share_longer_than(h, 8) == Approx(0.6));
+  CHECK(mean_token_length(h) == Approx((27.0 + 2 + 1) / 5));
+  CHECK(share_longer_than(length_histogram{}, 8) == 0.0);
+  CHECK(mean_token_length(length_histogram{}) == 0.0);
+}
+
+TEST_CASE("choose_low_plane_bytes: W=16 only when more than 60 % of tokens exceed 8 bytes",
+          "[format]")
+{
+  length_histogram h{};
+  h[4]  = 40;
+  h[12] = 60;  // exactly 60 %: stays 8
+  CHECK(choose_low_plane_bytes(codec::onpair16, h) == 8);
+  h[12] = 61;
+  CHECK(choose_low_plane_bytes(codec::onpair16, h) == 16);
+  CHECK(choose_low_plane_bytes(codec::onpair12, h) == 16);
+  CHECK(choose_low_plane_bytes(codec::fsst12, h) == 8);  // FSST-12 tokens fit 8 bytes
+  CHECK(choose_low_plane_bytes(codec::onpair16, length_histogram{}) == 8);
+}
+
+TEST_CASE("column_stored_size", "[format]")
+{
+  auto const col = make_column(codec::onpair12, {"abcd", "ef"}, {{256, 257, 97}, {98}}, 2);
+  auto const s   = column_stored_size(col);
+  CHECK(s.dictionary == (256 + 6) + 258);  // token bytes + one length byte per token
+  CHECK(s.codes == packed_code_bytes(codec::onpair12, 4));
+  CHECK(s.sidecar == 8 * 2);
+  CHECK(s.row_metadata == 3 * (4 + 4));
+  CHECK(s.paper() == s.dictionary + s.codes + s.sidecar);
+  CHECK(s.with_rows() == s.paper() + s.row_metadata);
+
+  compressed_column big;  // only the counts matter
+  big.num_codes        = 0x100000000ull;
+  big.row_byte_offsets = {0, 0x100000000ull};
+  big.row_code_offsets = {0, 0x100000000ull};
+  CHECK(column_stored_size(big).row_metadata == 2 * (8 + 8));
+}

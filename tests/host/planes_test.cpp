@@ -1,0 +1,119 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// planes.hpp: fixed-stride low/high planes for W = 8 and 16, nibble lengths, unused entries zero.
+#include <fastpair/planes.hpp>
+#include <fastpair/validate.hpp>
+
+#include "utils/columns.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace fastpair;
+using fastpair::testing::make_dictionary;
+
+namespace {
+bool all_zero(std::vector<std::uint8_t> const& v, std::size_t from, std::size_t to)
+{
+  return std::all_of(v.begin() + static_cast<std::ptrdiff_t>(from),
+                     v.begin() + static_cast<std::ptrdiff_t>(to), [](std::uint8_t b) { return b == 0; });
+}
+std::uint32_t nibble_length(dictionary_planes const& p, std::uint32_t e)
+{
+  return ((p.lengths[e / 2] >> (4 * (e & 1))) & 0xF) + 1;
+}
+}  // namespace
+
+TEST_CASE("planes: W=8 split read for OnPair", "[planes]")
+{
+  codec const c = GENERATE(codec::onpair16, codec::onpair12);
+  // 256: 3 bytes, 257: exactly 8, 258: 9 (straddles W), 259: 16
+  auto const d = make_dictionary({"abc", "ABCDEFGH", "123456789", "0123456789abcdef"});
+  auto const p = build_planes(c, d, 8);
+  REQUIRE(p.low_plane_bytes == 8);
+  REQUIRE(p.entries == code_space(c));
+  REQUIRE(p.num_tokens == 260);
+  REQUIRE(p.lo.size() == std::size_t{p.entries} * 8);
+  REQUIRE(p.hi.size() == std::size_t{p.entries} * 8);
+  REQUIRE(p.lengths.size() == p.entries / 2);
+
+  // one-byte tokens: byte in lo[e*8], rest zero, no hi bytes
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    REQUIRE(p.lo[b * 8] == b);
+    REQUIRE(all_zero(p.lo, b * 8 + 1, b * 8 + 8));
+    REQUIRE(all_zero(p.hi, b * 8, b * 8 + 8));
+    REQUIRE(nibble_length(p, b) == 1);
+  }
+  auto lo = [&](std::uint32_t e) { return std::string(p.lo.begin() + e * 8, p.lo.begin() + e * 8 + 8); };
+  auto hi = [&](std::uint32_t e) { return std::string(p.hi.begin() + e * 8, p.hi.begin() + e * 8 + 8); };
+  CHECK(lo(256) == std::string("abc\0\0\0\0\0", 8));
+  CHECK(hi(256) == std::string(8, '\0'));
+  CHECK(lo(257) == "ABCDEFGH");
+  CHECK(hi(257) == std::string(8, '\0'));
+  CHECK(lo(258) == "12345678");
+  CHECK(hi(258) == std::string("9\0\0\0\0\0\0\0", 8));
+  CHECK(lo(259) == "01234567");
+  CHECK(hi(259) == "89abcdef");
+  CHECK(nibble_length(p, 256) == 3);
+  CHECK(nibble_length(p, 257) == 8);
+  CHECK(nibble_length(p, 258) == 9);
+  CHECK(nibble_length(p, 259) == 16);
+  // nibble order: even entry in the low nibble
+  CHECK(p.lengths[128] == ((8 - 1) << 4 | (3 - 1)));
+  CHECK(p.lengths[129] == ((16 - 1) << 4 | (9 - 1)));
+  // unused entries are zero everywhere
+  CHECK(all_zero(p.lo, 260 * 8, p.lo.size()));
+  CHECK(all_zero(p.hi, 260 * 8, p.hi.size()));
+  CHECK(all_zero(p.lengths, 130, p.lengths.size()));
+}
+
+TEST_CASE("planes: W=16 has no high plane", "[planes]")
+{
+  codec const c = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
+  std::string const tok = c == codec::fsst12 ? "12345678" : "0123456789abcdef";
+  auto const d = make_dictionary({tok, "xy"});
+  auto const p = build_planes(c, d, 16);
+  REQUIRE(p.low_plane_bytes == 16);
+  REQUIRE(p.hi.empty());
+  REQUIRE(p.lo.size() == std::size_t{code_space(c)} * 16);
+  std::string padded = tok;
+  padded.resize(16, '\0');
+  CHECK(std::string(p.lo.begin() + 256 * 16, p.lo.begin() + 257 * 16) == padded);
+  CHECK(std::string(p.lo.begin() + 257 * 16, p.lo.begin() + 258 * 16) == std::string("xy") + std::string(14, '\0'));
+  CHECK(nibble_length(p, 256) == tok.size());
+  CHECK(nibble_length(p, 257) == 2);
+  CHECK(all_zero(p.lo, 258 * 16, p.lo.size()));
+  CHECK(all_zero(p.lengths, 129, p.lengths.size()));
+}
+
+TEST_CASE("planes: FSST-12 has no high plane at W=8", "[planes]")
+{
+  auto const d = make_dictionary({"12345678", "ab", "q"});
+  REQUIRE_THROWS(validate_dictionary(codec::fsst12, d));  // "q" duplicates the byte token
+  auto const good = make_dictionary({"12345678", "ab"});
+  auto const p    = build_planes(codec::fsst12, good, 8);
+  CHECK(p.hi.empty());
+  CHECK(p.entries == 4096);
+  CHECK(p.lo.size() == 4096u * 8);
+  CHECK(std::string(p.lo.begin() + 256 * 8, p.lo.begin() + 257 * 8) == "12345678");
+  CHECK(nibble_length(p, 256) == 8);
+  CHECK(nibble_length(p, 257) == 2);
+  CHECK(all_zero(p.lo, 258 * 8, p.lo.size()));
+}
+
+TEST_CASE("planes: preconditions", "[planes]")
+{
+  auto const d = make_dictionary({"ab"});
+  CHECK_THROWS_AS(build_planes(codec::onpair16, d, 4), logic_error);
+  CHECK_THROWS_AS(build_planes(codec::onpair16, d, 12), logic_error);
+  // a 9-byte token in an (unvalidated) FSST-12 dictionary is refused, not copied out of bounds
+  CHECK_THROWS_AS(build_planes(codec::fsst12, make_dictionary({"123456789"}), 8), logic_error);
+  dictionary bad = make_dictionary();
+  bad.offsets.back() = bad.offsets[bad.size() - 1];  // last token empty
+  bad.bytes.pop_back();
+  CHECK_THROWS_AS(build_planes(codec::onpair12, bad, 8), logic_error);
+}
