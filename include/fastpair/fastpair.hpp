@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <fastpair/encode.hpp>
 #include <fastpair/error.hpp>
 #include <fastpair/format.hpp>
 #include <fastpair/io.hpp>

@@ -1,0 +1,502 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file encode.hpp
+ * @brief Host encoders: dictionary training (OnPair-16, OnPair-12, FSST-12) and encoding of
+ * Arrow-style string columns into a `compressed_column`.
+ *
+ * Host-only (compiles with g++ alone, C++17). Typical use:
+ *
+ * @code{.cpp}
+ * fastpair::host_strings rows = fastpair::split_lines(text);
+ * auto col = fastpair::compress(rows, fastpair::codec::onpair16);   // train + encode
+ * fastpair::auto_choice why;
+ * auto best = fastpair::encode_auto(rows, {}, &why);                 // smallest of the three
+ * @endcode
+ *
+ * Determinism: for the same rows, codec and options (seed included) the dictionary and the column
+ * are byte-identical on every platform: the row order comes from our own SplitMix64 + Fisher–Yates,
+ * and every tie is broken by token bytes, never by hash-map iteration order.
+ *
+ * The algorithms, their deviations from the reference implementations, and measured throughput and
+ * ratios are documented in docs/ENCODERS.md.
+ */
+#pragma once
+
+#include <fastpair/detail/encode_common.hpp>
+#include <fastpair/detail/encode_fsst12.hpp>
+#include <fastpair/detail/encode_lpm.hpp>
+#include <fastpair/error.hpp>
+#include <fastpair/format.hpp>
+#include <fastpair/validate.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fastpair {
+
+/** @brief Options of dictionary training. The defaults follow the OnPair library (HEAD) and the
+ *  FSST-12 FastPair used. */
+struct train_options {
+  /** @brief OnPair: training budget as a fraction of the input bytes (0 < f <= 1). The dynamic
+   *  threshold aims to fill the dictionary by the time this many bytes have been scanned. */
+  double sample_fraction = 0.15;
+  /** @brief Seed of the row shuffle (OnPair: order of the scan; FSST-12: choice of sample rows). */
+  std::uint64_t seed = 42;
+  /** @brief FSST-12: bytes of whole rows in the training sample (an overlong last row is cut). */
+  std::size_t fsst12_sample_bytes = std::size_t{1} << 20;
+  /** @brief OnPair: 0 = dynamic threshold controller (default); 2..255 = fixed merge threshold
+   *  with no byte budget (the whole shuffled input is scanned unless the dictionary fills). */
+  int onpair_fixed_threshold = 0;
+  /** @brief OnPair: sort the final dictionary by unsigned byte order and renumber the ids (as the
+   *  OnPair library does). false keeps insertion order, where the one-byte token b has id b. */
+  bool sort_dictionary = true;
+};
+
+namespace detail {
+
+/** @brief OnPair's dynamic threshold controller (codecs.md §2.3). */
+class threshold_controller {
+ public:
+  threshold_controller(std::uint64_t capacity, std::uint64_t budget) noexcept
+    : capacity_(capacity),
+      budget_(budget),
+      interval_(std::max<std::uint64_t>(capacity / 128, 64)),
+      next_(interval_)
+  {
+  }
+  int threshold() const noexcept { return threshold_; }
+
+  /** @brief Reports one created token after `scanned` bytes; may move the threshold by one. */
+  void on_created(std::uint64_t scanned) noexcept
+  {
+    ++created_;
+    if (created_ < next_) return;
+    double const d_created = static_cast<double>(created_ - snap_created_);
+    double const d_scanned = static_cast<double>(scanned - snap_scanned_);
+    double const recent    = d_scanned > 0 ? d_created / d_scanned : 1e9;
+    double const left_c    = capacity_ > created_ ? static_cast<double>(capacity_ - created_) : 1.0;
+    double const left_b    = budget_ > scanned ? static_cast<double>(budget_ - scanned) : 1.0;
+    double const ratio     = recent / (left_c / left_b);
+    if (ratio > 2.0 && threshold_ < 255) ++threshold_;
+    else if (ratio < 0.5) threshold_ = std::max(threshold_ - 1, 2);
+    snap_created_ = created_;
+    snap_scanned_ = scanned;
+    next_         = created_ + interval_;
+  }
+
+ private:
+  std::uint64_t capacity_, budget_, interval_, next_;
+  std::uint64_t created_ = 0, snap_created_ = 0, snap_scanned_ = 0;
+  int threshold_ = 2;
+};
+
+inline std::uint8_t const* bytes_of(strings_view rows) noexcept
+{
+  return reinterpret_cast<std::uint8_t const*>(rows.chars);
+}
+inline std::uint8_t const* end_of(strings_view rows) noexcept
+{
+  return rows.num_rows ? bytes_of(rows) + rows.offsets[rows.num_rows] : bytes_of(rows);
+}
+
+/** @brief Builds a dictionary from fixed 16-byte token cells, sorted or in id order. */
+inline dictionary finish_dictionary(std::vector<std::array<std::uint8_t, 16>> const& tok,
+                                    std::vector<std::uint8_t> const& len, bool sort)
+{
+  std::vector<std::uint32_t> order(tok.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (sort) {
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      unsigned const n = std::min(len[a], len[b]);
+      int const c      = std::memcmp(tok[a].data(), tok[b].data(), n);  // unsigned byte order
+      return c != 0 ? c < 0 : len[a] < len[b];
+    });
+  }
+  dictionary d;
+  d.bytes.reserve(tok.size() * 8);
+  d.offsets.reserve(tok.size() + 1);
+  for (std::uint32_t id : order)
+    d.push_back({reinterpret_cast<char const*>(tok[id].data()), len[id]});
+  return d;
+}
+
+}  // namespace detail
+
+/**
+ * @brief Trains an OnPair dictionary (codecs.md §2.2): one greedy pass over the rows in a seeded
+ * shuffled order, longest-prefix-match parse against the growing dictionary, 8-bit saturating
+ * counts of adjacent (previous, current) token pairs within a row, and a merge into a new token
+ * (used at once as the next "previous") when a pair's count reaches the threshold. Tokens are at
+ * most 16 bytes. The threshold is the dynamic controller of §2.3 (start 2, range 2..255) aiming to
+ * fill 2^bits tokens within `sample_fraction` of the input bytes, unless
+ * `opt.onpair_fixed_threshold` is set.
+ *
+ * @param rows input strings (empty rows are fine; rows are never merged across)
+ * @param bits 12 (OnPair-12, 4 096 tokens) or 16 (OnPair-16, 65 536 tokens)
+ * @return a dictionary with all 256 one-byte tokens and unique tokens of 1..16 bytes, sorted by
+ *         unsigned byte order unless `opt.sort_dictionary` is false
+ * @throw logic_error if bits is not 12 or 16 or the options are out of range
+ */
+inline dictionary train_onpair(strings_view rows, int bits, train_options const& opt = {})
+{
+  FASTPAIR_EXPECTS(bits == 12 || bits == 16, "train_onpair: bits must be 12 or 16");
+  FASTPAIR_EXPECTS(opt.sample_fraction > 0.0 && opt.sample_fraction <= 1.0,
+                   "train_onpair: sample_fraction must be in (0, 1]");
+  FASTPAIR_EXPECTS(opt.onpair_fixed_threshold == 0 ||
+                     (opt.onpair_fixed_threshold >= 2 && opt.onpair_fixed_threshold <= 255),
+                   "train_onpair: onpair_fixed_threshold must be 0 (dynamic) or 2..255");
+  std::uint32_t const cap = std::uint32_t{1} << bits;
+
+  detail::lpm_matcher matcher(cap);
+  std::vector<std::array<std::uint8_t, 16>> tok;
+  std::vector<std::uint8_t> len;
+  tok.reserve(cap);
+  len.reserve(cap);
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    std::array<std::uint8_t, 16> t{};
+    t[0] = static_cast<std::uint8_t>(b);
+    tok.push_back(t);
+    len.push_back(1);
+    matcher.insert(t.data(), 1, b);
+  }
+
+  std::uint64_t const total = rows.total_bytes();
+  bool const dynamic        = opt.onpair_fixed_threshold == 0;
+  std::uint64_t const budget =
+    dynamic ? static_cast<std::uint64_t>(std::floor(static_cast<double>(total) * opt.sample_fraction))
+            : total;
+  detail::threshold_controller ctl(cap - 256, budget);
+  int threshold = dynamic ? ctl.threshold() : opt.onpair_fixed_threshold;
+
+  std::uint8_t const* const chars = detail::bytes_of(rows);
+  std::uint8_t const* const end   = detail::end_of(rows);
+  auto const order                = detail::seeded_permutation(rows.num_rows, opt.seed);
+  detail::u32_count_map counts(1u << 16);
+  std::uint64_t scanned = 0;
+  bool done             = false;
+
+  for (std::size_t k = 0; k < order.size() && !done; ++k) {
+    std::uint64_t const r       = order[k];
+    std::uint8_t const* const p = chars + rows.offsets[r];
+    std::size_t const n         = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
+    if (n == 0) continue;
+    auto m             = matcher.longest(detail::load_window(p, end), n < 16 ? unsigned(n) : 16u);
+    std::uint32_t pid  = m.first;
+    std::uint32_t plen = m.second;
+    scanned += plen;
+    if (scanned > budget) break;
+    std::size_t pos = plen;
+    while (pos < n) {
+      std::size_t const rem = n - pos;
+      auto const c = matcher.longest(detail::load_window(p + pos, end), rem < 16 ? unsigned(rem) : 16u);
+      scanned += c.second;
+      if (scanned > budget) {
+        done = true;
+        break;
+      }
+      if (plen + c.second <= 16) {
+        std::uint32_t const key = (pid << 16) | c.first;
+        std::uint32_t& cnt      = counts.add(key, 1);
+        if (cnt > 255) cnt = 255;  // 8-bit saturating counter
+        if (static_cast<int>(cnt) >= threshold) {
+          counts.erase(key);
+          unsigned const new_len = plen + c.second;
+          std::array<std::uint8_t, 16> t{};
+          std::memcpy(t.data(), p + pos - plen, new_len);
+          auto const id = static_cast<std::uint32_t>(tok.size());
+          if (matcher.insert(t.data(), new_len, id)) {  // never a duplicate (codecs.md §2.2); checked anyway
+            tok.push_back(t);
+            len.push_back(static_cast<std::uint8_t>(new_len));
+            if (tok.size() == cap) {
+              done = true;
+              break;
+            }
+            if (dynamic) {
+              ctl.on_created(scanned);
+              threshold = ctl.threshold();
+            }
+            pid  = id;
+            plen = new_len;
+            pos += c.second;
+            continue;
+          }
+        }
+      }
+      pid  = c.first;
+      plen = c.second;
+      pos += c.second;
+    }
+  }
+  return detail::finish_dictionary(tok, len, opt.sort_dictionary);
+}
+
+/**
+ * @brief Trains an FSST-12 symbol table (codecs.md §5.5, the generation schedule of the FSST-12
+ * FastPair used): a sample of at most `opt.fsst12_sample_bytes` of whole rows in seeded random
+ * order; five generations at sample fractions 8, 38, 68, 98, 128 (of 128), each greedily encoding
+ * the selected sample rows with the current table, counting codes and adjacent code pairs, then
+ * rebuilding the table from candidates (existing symbols, gain count·length; concatenations of at
+ * most 8 bytes while the fraction is < 128, gain pair count·length) in order of descending gain,
+ * then length, then bytes. At most 3 840 learned symbols of 2..8 bytes; a symbol of >= 3 bytes
+ * whose 3-byte-prefix slot (2 048 slots) is taken is rejected.
+ *
+ * @return a dictionary where code b < 256 is the byte b, learned symbols follow from code 256
+ */
+inline dictionary train_fsst12(strings_view rows, train_options const& opt = {})
+{
+  FASTPAIR_EXPECTS(opt.fsst12_sample_bytes > 0, "train_fsst12: fsst12_sample_bytes must be positive");
+  std::uint8_t const* const chars = detail::bytes_of(rows);
+  std::uint64_t const total       = rows.total_bytes();
+
+  // Sample: whole non-empty rows in seeded order, up to the target (an overlong last row is cut).
+  std::vector<std::uint8_t> sample;
+  std::vector<std::size_t> line_off{0};
+  {
+    auto const order = detail::seeded_permutation(rows.num_rows, opt.seed ^ 0x46535354ull);
+    sample.reserve(std::min<std::uint64_t>(total, opt.fsst12_sample_bytes) + 8);
+    for (std::uint64_t r : order) {
+      if (sample.size() >= opt.fsst12_sample_bytes) break;
+      std::size_t const n = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
+      if (n == 0) continue;
+      std::size_t const take = std::min(n, opt.fsst12_sample_bytes - sample.size());
+      sample.insert(sample.end(), chars + rows.offsets[r], chars + rows.offsets[r] + take);
+      line_off.push_back(sample.size());
+    }
+  }
+  std::size_t const lines = line_off.size() - 1;
+  std::uint8_t const* const s_end = sample.data() + sample.size();
+  bool const whole_input          = total < opt.fsst12_sample_bytes;
+
+  detail::fsst12_table table;
+  std::vector<std::uint32_t> count1(detail::fsst12_table::max_codes);
+  detail::u32_count_map count2(1u << 16);
+  struct candidate {
+    std::uint64_t val;
+    std::uint64_t gain;
+    unsigned len;
+  };
+  std::vector<candidate> cands;
+
+  for (int frac : {8, 38, 68, 98, 128}) {
+    bool const last  = frac == 128;
+    std::fill(count1.begin(), count1.end(), 0u);
+    count2.clear();
+    for (std::size_t i = 0; i < lines; ++i) {
+      if (frac < 128 && static_cast<int>(detail::mix64(i) & 127) > frac) continue;
+      std::uint8_t const* p = sample.data() + line_off[i];
+      std::size_t n         = line_off[i + 1] - line_off[i];
+      std::uint32_t prev    = 0xFFFFFFFFu;
+      while (n > 0) {
+        std::uint64_t x;
+        if (s_end - p >= 8) std::memcpy(&x, p, 8);
+        else {
+          x = 0;
+          std::memcpy(&x, p, static_cast<std::size_t>(s_end - p));
+        }
+        auto const m = table.find(x, n);
+        ++count1[m.first];
+        if (m.second > 1) ++count1[p[0]];
+        if (!last && prev != 0xFFFFFFFFu) {
+          count2.add((prev << 12) | m.first);
+          if (m.second > 1) count2.add((prev << 12) | p[0]);
+        }
+        prev = m.first;
+        p += m.second;
+        n -= m.second;
+      }
+    }
+
+    // Candidates, gains summed over duplicates.
+    bool const prune             = last && whole_input;
+    std::uint64_t const min_count = prune ? 1 : std::max<std::uint64_t>(1, 5 * static_cast<std::uint64_t>(frac) / 128);
+    cands.clear();
+    for (std::size_t c = 256; c < table.size(); ++c)
+      if (count1[c] >= min_count) cands.push_back({table.value(c), std::uint64_t{count1[c]} * table.length(c), table.length(c)});
+    if (!last) {
+      count2.for_each([&](std::uint32_t key, std::uint32_t cnt) {
+        if (cnt < min_count) return;
+        std::uint32_t const a = key >> 12, b = key & 0xFFFu;
+        unsigned const la = table.length(a), lb = table.length(b);
+        if (la + lb > 8) return;
+        std::uint64_t const v = table.value(a) | (table.value(b) << (8 * la));
+        cands.push_back({v, std::uint64_t{cnt} * (la + lb), la + lb});
+      });
+    }
+    std::sort(cands.begin(), cands.end(), [](candidate const& a, candidate const& b) {
+      return a.len != b.len ? a.len < b.len : a.val < b.val;
+    });
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      if (w > 0 && cands[w - 1].len == cands[i].len && cands[w - 1].val == cands[i].val)
+        cands[w - 1].gain += cands[i].gain;
+      else
+        cands[w++] = cands[i];
+    }
+    cands.resize(w);
+    if (prune)
+      cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                 [](candidate const& c) { return c.gain <= c.len + 1; }),
+                  cands.end());
+    std::sort(cands.begin(), cands.end(), [](candidate const& a, candidate const& b) {
+      if (a.gain != b.gain) return a.gain > b.gain;
+      if (a.len != b.len) return a.len > b.len;
+      return detail::byte_swap64(a.val) < detail::byte_swap64(b.val);
+    });
+    table.reset();
+    for (candidate const& c : cands) {
+      if (table.size() >= detail::fsst12_table::max_codes) break;
+      table.add(c.val, c.len);
+    }
+  }
+  return table.to_dictionary();
+}
+
+/** @brief Trains a dictionary for `kind` (dispatches to train_onpair or train_fsst12). */
+inline dictionary train(strings_view rows, codec kind, train_options const& opt = {})
+{
+  switch (kind) {
+    case codec::onpair16: return train_onpair(rows, 16, opt);
+    case codec::onpair12: return train_onpair(rows, 12, opt);
+    case codec::fsst12: return train_fsst12(rows, opt);
+  }
+  throw logic_error("fastpair: train: unknown codec");
+}
+
+/**
+ * @brief Encodes rows with a given dictionary: per row, greedy longest-prefix matching (tokens
+ * never span rows), codes packed at code_bits(kind), row code/byte offsets and the sidecar.
+ *
+ * Matching is exact longest-prefix match for all codecs. For FSST-12 dictionaries whose symbols
+ * fit the lossy 3-byte-prefix table (every table train_fsst12 returns), FSST's greedy matcher is
+ * used, which on such tables returns the same code as longest-prefix match, only faster.
+ *
+ * @param rows input strings (the column's decoded bytes are rows.chars[offsets[0], offsets[n]))
+ * @param dict a dictionary valid for `kind` (checked: throws format_error otherwise)
+ * @param sidecar_stride codes per sidecar batch (> 0)
+ */
+inline compressed_column encode(strings_view rows, codec kind, dictionary const& dict,
+                                std::uint32_t sidecar_stride = default_sidecar_stride)
+{
+  FASTPAIR_EXPECTS(sidecar_stride > 0, "encode: sidecar_stride must be positive");
+  validate_dictionary(kind, dict);
+  compressed_column col;
+  col.kind           = kind;
+  col.dict           = dict;
+  col.sidecar_stride = sidecar_stride;
+
+  std::size_t const n_rows        = rows.num_rows;
+  std::uint64_t const total       = rows.total_bytes();
+  std::uint8_t const* const chars = detail::bytes_of(rows);
+  std::uint8_t const* const end   = detail::end_of(rows);
+  std::uint64_t const base        = n_rows ? rows.offsets[0] : 0;
+  col.row_code_offsets.resize(n_rows + 1);
+  col.row_byte_offsets.resize(n_rows + 1);
+  col.row_code_offsets[0] = 0;
+  col.row_byte_offsets[0] = 0;
+  std::unique_ptr<std::uint16_t[]> codes(new std::uint16_t[total + 1]);
+  std::uint64_t m = 0;
+
+  detail::fsst12_table fsst;
+  if (kind == codec::fsst12 && fsst.assign(dict)) {
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      std::uint8_t const* p = chars + rows.offsets[r];
+      std::size_t n         = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
+      while (n > 0) {
+        std::uint64_t x;
+        if (end - p >= 8) std::memcpy(&x, p, 8);
+        else {
+          x = 0;
+          std::memcpy(&x, p, static_cast<std::size_t>(end - p));
+        }
+        auto const t = fsst.find(x, n);
+        codes[m++]   = static_cast<std::uint16_t>(t.first);
+        p += t.second;
+        n -= t.second;
+      }
+      col.row_code_offsets[r + 1] = m;
+      col.row_byte_offsets[r + 1] = rows.offsets[r + 1] - base;
+    }
+  } else {
+    detail::lpm_matcher matcher(dict.size());
+    for (std::size_t i = 0; i < dict.size(); ++i)
+      matcher.insert(dict.data(i), dict.length(i), static_cast<std::uint32_t>(i));
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      std::uint8_t const* p = chars + rows.offsets[r];
+      std::size_t n         = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
+      while (n > 0) {
+        auto const t = matcher.longest(detail::load_window(p, end), n < 16 ? unsigned(n) : 16u);
+        codes[m++]   = static_cast<std::uint16_t>(t.first);
+        p += t.second;
+        n -= t.second;
+      }
+      col.row_code_offsets[r + 1] = m;
+      col.row_byte_offsets[r + 1] = rows.offsets[r + 1] - base;
+    }
+  }
+
+  col.num_codes = m;
+  col.codes     = pack_codes(kind, codes.get(), m);
+  std::vector<std::uint32_t> tlen(dict.size());
+  for (std::size_t i = 0; i < tlen.size(); ++i) tlen[i] = dict.length(i);
+  col.sidecar = compute_sidecar(codes.get(), m, tlen.data(), sidecar_stride);
+  return col;
+}
+
+/** @brief Trains a dictionary for `kind` on `rows` and encodes them: encode(rows, kind, train(...)). */
+inline compressed_column compress(strings_view rows, codec kind, train_options const& opt = {})
+{
+  return encode(rows, kind, train(rows, kind, opt));
+}
+
+/** @brief What encode_auto chose, and why. */
+struct auto_choice {
+  codec kind = codec::onpair16;  ///< the chosen codec
+  stored_size size;              ///< its stored size
+  std::string reason;            ///< the with-rows stored size of every candidate and the rule
+};
+
+/**
+ * @brief Compresses `rows` with OnPair-16, OnPair-12 and FSST-12 and returns the column with the
+ * smallest stored size *including row metadata* (`column_stored_size(col).with_rows()`: dictionary
+ * + packed codes + sidecar + row offsets). Ties go to the earlier of FSST-12, OnPair-12, OnPair-16
+ * (the cheaper to decode). A 65 536-entry dictionary often costs more than it saves on small or
+ * high-entropy columns, which this catches.
+ * @param choice if not null, receives the chosen codec, its size and a one-line reason listing the
+ *               sizes of all three candidates
+ */
+inline compressed_column encode_auto(strings_view rows, train_options const& opt = {},
+                                     auto_choice* choice = nullptr)
+{
+  codec const kinds[] = {codec::fsst12, codec::onpair12, codec::onpair16};
+  compressed_column best;
+  stored_size best_size;
+  bool have = false;
+  std::string sizes;
+  for (codec k : kinds) {
+    compressed_column col = compress(rows, k, opt);
+    stored_size const s   = column_stored_size(col);
+    if (!sizes.empty()) sizes += ", ";
+    sizes += std::string(codec_name(k)) + " " + std::to_string(s.with_rows()) + " B";
+    if (!have || s.with_rows() < best_size.with_rows()) {
+      best      = std::move(col);
+      best_size = s;
+      have      = true;
+    }
+  }
+  if (choice) {
+    choice->kind   = best.kind;
+    choice->size   = best_size;
+    choice->reason = std::string(codec_name(best.kind)) + ": smallest stored size with row metadata (" +
+                     sizes + "; input " + std::to_string(rows.total_bytes()) + " B)";
+  }
+  return best;
+}
+
+}  // namespace fastpair

@@ -1,0 +1,311 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// Host encoders on adversarial generated columns: round trip through the CPU reference decoder,
+// dictionary invariants, determinism.
+#include <fastpair/encode.hpp>
+#include <fastpair/reference.hpp>
+#include <fastpair/validate.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using fastpair::codec;
+using fastpair::host_strings;
+
+constexpr codec all_codecs[] = {codec::onpair16, codec::onpair12, codec::fsst12};
+
+host_strings make_rows(std::vector<std::string> const& rows)
+{
+  host_strings s;
+  for (auto const& r : rows) s.push_back(r);
+  return s;
+}
+
+/** Checks the dictionary invariants, then encode -> decode_reference == input. */
+void check_round_trip(host_strings const& rows, codec kind, fastpair::train_options const& opt = {})
+{
+  INFO("codec " << fastpair::codec_name(kind) << ", " << rows.num_rows() << " rows, "
+                << rows.chars.size() << " bytes");
+  fastpair::dictionary const dict = fastpair::train(rows, kind, opt);
+  REQUIRE_NOTHROW(fastpair::validate_dictionary(kind, dict));
+  REQUIRE(dict.size() >= 256);
+  REQUIRE(dict.size() <= fastpair::code_space(kind));
+  std::set<std::string_view> one_byte;
+  for (std::size_t i = 0; i < dict.size(); ++i) {
+    REQUIRE(dict.length(i) >= 1);
+    REQUIRE(dict.length(i) <= static_cast<std::uint32_t>(fastpair::max_token_length(kind)));
+    if (dict.length(i) == 1) one_byte.insert(dict.token(i));
+  }
+  REQUIRE(one_byte.size() == 256);
+
+  fastpair::compressed_column const col = fastpair::encode(rows, kind, dict);
+  REQUIRE_NOTHROW(fastpair::validate(col));
+  REQUIRE(col.num_rows() == rows.num_rows());
+  REQUIRE(col.decoded_bytes() == rows.chars.size());
+  REQUIRE(col.sidecar.size() == col.sidecar_entries());
+  host_strings const back = fastpair::decode_reference(col);
+  REQUIRE(back.offsets == rows.offsets);
+  REQUIRE(back.chars == rows.chars);
+}
+
+/** Deterministic pseudo-random text over a small vocabulary (compressible). */
+host_strings words_column(std::size_t rows, std::uint64_t seed)
+{
+  static char const* const vocab[] = {"the ", "quick ", "brown ", "fox ", "jumps ", "over ", "lazy ",
+                                      "dog ", "lorem ", "ipsum ", "dolor ", "sit ", "amet, ",
+                                      "consectetur ", "adipiscing ", "elit. ", "\xC3\xA9t\xC3\xA9 ",
+                                      "\xE4\xB8\xAD\xE6\x96\x87 "};
+  fastpair::detail::splitmix64 rng(seed);
+  host_strings s;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::string row;
+    std::size_t const n = rng.below(12);
+    for (std::size_t w = 0; w < n; ++w) row += vocab[rng.below(sizeof(vocab) / sizeof(vocab[0]))];
+    if (rng.below(4) == 0) row += std::to_string(rng.next() % 100000);
+    s.push_back(row);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("encode: empty column", "[encode]")
+{
+  host_strings const empty;
+  for (codec kind : all_codecs) check_round_trip(empty, kind);
+  fastpair::compressed_column const col = fastpair::compress(empty, codec::onpair16);
+  CHECK(col.num_codes == 0);
+  CHECK(col.num_rows() == 0);
+  CHECK(col.codes.empty());
+}
+
+TEST_CASE("encode: empty rows and a single row", "[encode]")
+{
+  for (codec kind : all_codecs) {
+    check_round_trip(make_rows({""}), kind);
+    check_round_trip(make_rows({"", "", ""}), kind);
+    check_round_trip(make_rows({"", "abc", "", "abcabc", ""}), kind);
+    check_round_trip(make_rows({"x"}), kind);
+    check_round_trip(make_rows({"a single row that is a little longer than sixteen bytes"}), kind);
+  }
+}
+
+TEST_CASE("encode: all 256 byte values including NUL and 0xFF", "[encode]")
+{
+  host_strings rows;
+  std::string all;
+  for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
+  rows.push_back(all);
+  rows.push_back(std::string(40, '\0'));
+  rows.push_back(std::string(40, '\xFF'));
+  for (int b = 255; b >= 0; --b) rows.push_back(std::string(1 + b % 7, static_cast<char>(b)));
+  std::string mixed;
+  for (int i = 0; i < 4000; ++i) mixed.push_back(static_cast<char>((i * 37) & 0xFF));
+  rows.push_back(mixed);
+  for (int rep = 0; rep < 50; ++rep) rows.push_back(std::string("\0\xFF\0\xFF\0\xFF zero-ff", 15));
+  for (codec kind : all_codecs) check_round_trip(rows, kind);
+}
+
+TEST_CASE("encode: one repeated byte, short and long rows", "[encode]")
+{
+  host_strings rows;
+  for (int n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000}) rows.push_back(std::string(n, 'a'));
+  rows.push_back(std::string(1 << 16, 'z'));
+  for (codec kind : all_codecs) check_round_trip(rows, kind);
+  // Long runs must use long tokens: far fewer codes than bytes.
+  fastpair::compressed_column const col = fastpair::compress(rows, codec::onpair16);
+  CHECK(col.num_codes * 4 < col.decoded_bytes());
+}
+
+TEST_CASE("encode: rows of at least 1 MB", "[encode]")
+{
+  host_strings const words = words_column(30000, 7);
+  std::string big(words.chars.begin(), words.chars.end());
+  while (big.size() < (std::size_t{1} << 20) + 12345) big += big.substr(0, 100000);
+  host_strings rows;
+  rows.push_back("short");
+  rows.push_back(big);
+  rows.push_back("");
+  rows.push_back(big.substr(17, (std::size_t{1} << 20) + 3));
+  for (codec kind : all_codecs) check_round_trip(rows, kind);
+}
+
+TEST_CASE("encode: UTF-8 and generated text compress and round trip", "[encode]")
+{
+  host_strings const rows = words_column(20000, 1);
+  for (codec kind : all_codecs) {
+    check_round_trip(rows, kind);
+    fastpair::compressed_column const col = fastpair::compress(rows, kind);
+    double const ratio = static_cast<double>(rows.chars.size()) /
+                         static_cast<double>(fastpair::column_stored_size(col).paper());
+    INFO(fastpair::codec_name(kind) << " ratio " << ratio);
+    CHECK(ratio > 1.5);
+  }
+  host_strings const utf8 = make_rows({"\xE4\xB8\xAD\xE6\x96\x87\xE6\xB5\x8B\xE8\xAF\x95", "caf\xC3\xA9",
+                                        "\xF0\x9F\x98\x80\xF0\x9F\x98\x80", "na\xC3\xAFve r\xC3\xA9sum\xC3\xA9"});
+  for (codec kind : all_codecs) check_round_trip(utf8, kind);
+}
+
+TEST_CASE("encode: sliced strings_view (offsets not starting at 0)", "[encode]")
+{
+  host_strings const rows = words_column(2000, 3);
+  fastpair::strings_view const view(rows.chars.data(), rows.offsets.data() + 100, 500);
+  for (codec kind : all_codecs) {
+    fastpair::compressed_column const col = fastpair::compress(view, kind);
+    host_strings const back = fastpair::decode_reference(col);
+    REQUIRE(back.num_rows() == 500);
+    for (std::size_t r = 0; r < 500; ++r) REQUIRE(back.row(r) == rows.row(100 + r));
+  }
+}
+
+TEST_CASE("train: same seed gives identical dictionaries, another seed may differ", "[encode]")
+{
+  host_strings const rows = words_column(20000, 11);
+  fastpair::train_options a;
+  fastpair::train_options b;
+  b.seed = 4242;
+  bool any_differs = false;
+  for (codec kind : all_codecs) {
+    fastpair::dictionary const d1 = fastpair::train(rows, kind, a);
+    fastpair::dictionary const d2 = fastpair::train(rows, kind, a);
+    CHECK(d1 == d2);
+    fastpair::compressed_column const c1 = fastpair::encode(rows, kind, d1);
+    fastpair::compressed_column const c2 = fastpair::encode(rows, kind, d2);
+    CHECK(c1.codes == c2.codes);
+    CHECK(c1.sidecar == c2.sidecar);
+    if (!(fastpair::train(rows, kind, b) == d1)) any_differs = true;
+  }
+  CHECK(any_differs);
+}
+
+TEST_CASE("train: portable PRNG and permutation are fixed", "[encode]")
+{
+  // SplitMix64 reference values for seed 0 (Vigna's splitmix64.c).
+  fastpair::detail::splitmix64 rng(0);
+  CHECK(rng.next() == 0xE220A8397B1DCDAFull);
+  CHECK(rng.next() == 0x6E789E6AA1B965F4ull);
+  auto const p = fastpair::detail::seeded_permutation(1000, 42);
+  std::vector<std::uint64_t> sorted(p);
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) REQUIRE(sorted[i] == i);
+  CHECK(p == fastpair::detail::seeded_permutation(1000, 42));
+  CHECK(p != fastpair::detail::seeded_permutation(1000, 43));
+}
+
+TEST_CASE("train: options and dictionary order", "[encode]")
+{
+  host_strings const rows = words_column(5000, 5);
+  SECTION("OnPair insertion order keeps byte b at id b")
+  {
+    fastpair::train_options opt;
+    opt.sort_dictionary = false;
+    fastpair::dictionary const d = fastpair::train_onpair(rows, 12, opt);
+    for (int b = 0; b < 256; ++b) REQUIRE((d.length(b) == 1 && d.data(b)[0] == b));
+    check_round_trip(rows, codec::onpair12, opt);
+  }
+  SECTION("OnPair sorted order is strictly increasing")
+  {
+    fastpair::dictionary const d = fastpair::train_onpair(rows, 16);
+    for (std::size_t i = 1; i < d.size(); ++i) REQUIRE(d.token(i - 1) < d.token(i));
+  }
+  SECTION("fixed threshold")
+  {
+    fastpair::train_options opt;
+    opt.onpair_fixed_threshold = 3;
+    check_round_trip(rows, codec::onpair16, opt);
+  }
+  SECTION("FSST-12 literals are the identity")
+  {
+    fastpair::dictionary const d = fastpair::train_fsst12(rows);
+    for (int b = 0; b < 256; ++b) REQUIRE((d.length(b) == 1 && d.data(b)[0] == b));
+  }
+  SECTION("bad arguments throw")
+  {
+    CHECK_THROWS_AS(fastpair::train_onpair(rows, 14), fastpair::logic_error);
+    fastpair::train_options opt;
+    opt.sample_fraction = 0;
+    CHECK_THROWS_AS(fastpair::train_onpair(rows, 16, opt), fastpair::logic_error);
+    fastpair::dictionary bad;
+    CHECK_THROWS_AS(fastpair::encode(rows, codec::onpair16, bad), fastpair::format_error);
+  }
+}
+
+TEST_CASE("encode: any valid dictionary works, including FSST-12 tables that collide", "[encode]")
+{
+  host_strings const rows = words_column(3000, 9);
+  // An FSST-12 dictionary with two >=3-byte symbols sharing a 3-byte prefix cannot use the fast
+  // table; encode falls back to exact longest-prefix matching.
+  fastpair::dictionary d;
+  for (int b = 0; b < 256; ++b) d.push_back(std::string(1, static_cast<char>(b)));
+  for (char const* t : {"the ", "the", "quick ", "qu", "lorem ", "lor", "ipsum ", "\xC3\xA9t\xC3\xA9 "})
+    d.push_back(t);
+  for (codec kind : all_codecs) {
+    fastpair::compressed_column const col = fastpair::encode(rows, kind, d);
+    REQUIRE(fastpair::decode_reference(col) == rows);
+  }
+  // Longest match is used: "the " (4 bytes) rather than "the".
+  fastpair::compressed_column const col = fastpair::encode(make_rows({"the "}), codec::fsst12, d);
+  REQUIRE(col.num_codes == 1);
+}
+
+TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
+{
+  host_strings const rows = words_column(4000, 2);
+  fastpair::dictionary const d = fastpair::train(rows, codec::onpair16);
+  for (std::uint32_t stride : {1u, 7u, 128u, 768u}) {
+    fastpair::compressed_column col = fastpair::encode(rows, codec::onpair16, d, stride);
+    REQUIRE(col.sidecar_stride == stride);
+    auto const expect = col.sidecar;
+    fastpair::compute_sidecar(col);
+    REQUIRE(col.sidecar == expect);
+  }
+  fastpair::compressed_column const col = fastpair::encode(rows, codec::onpair16, d);
+  auto const h = fastpair::token_length_histogram(col);
+  std::uint64_t n = 0, bytes = 0;
+  for (int l = 1; l <= 16; ++l) {
+    n += h[l];
+    bytes += h[l] * static_cast<std::uint64_t>(l);
+  }
+  CHECK(n == col.num_codes);
+  CHECK(bytes == col.decoded_bytes());
+  int const w = fastpair::choose_low_plane_bytes(col.kind, h);
+  CHECK((w == 8 || w == 16));
+}
+
+TEST_CASE("encode_auto: picks the smallest stored size with rows", "[encode]")
+{
+  host_strings const rows = words_column(6000, 4);
+  fastpair::auto_choice choice;
+  fastpair::compressed_column const best = fastpair::encode_auto(rows, {}, &choice);
+  REQUIRE(fastpair::decode_reference(best) == rows);
+  CHECK(best.kind == choice.kind);
+  CHECK(choice.size.with_rows() == fastpair::column_stored_size(best).with_rows());
+  for (codec kind : all_codecs) {
+    std::uint64_t const s = fastpair::column_stored_size(fastpair::compress(rows, kind)).with_rows();
+    CHECK(choice.size.with_rows() <= s);
+    CHECK(choice.reason.find(fastpair::codec_name(kind)) != std::string::npos);
+  }
+  // High-entropy small column: a 65 536-entry dictionary never pays off.
+  host_strings noise;
+  fastpair::detail::splitmix64 rng(99);
+  for (int r = 0; r < 3000; ++r) {
+    std::string row;
+    for (int i = 0; i < 20; ++i) row.push_back(static_cast<char>(rng.next() & 0xFF));
+    noise.push_back(row);
+  }
+  fastpair::auto_choice c2;
+  fastpair::compressed_column const col2 = fastpair::encode_auto(noise, {}, &c2);
+  REQUIRE(fastpair::decode_reference(col2) == noise);
+  CHECK(c2.kind != codec::onpair16);
+  // Empty input works too.
+  fastpair::auto_choice c3;
+  fastpair::compressed_column const col3 = fastpair::encode_auto(host_strings{}, {}, &c3);
+  CHECK(col3.num_rows() == 0);
+}
