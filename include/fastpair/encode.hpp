@@ -245,7 +245,7 @@ inline dictionary train_onpair(strings_view rows, int bits, train_options const&
  * rebuilding the table from candidates (existing symbols, gain count·length; concatenations of at
  * most 8 bytes while the fraction is < 128, gain pair count·length) in order of descending gain,
  * then length, then bytes. At most 3 840 learned symbols of 2..8 bytes; a symbol of >= 3 bytes
- * whose 3-byte-prefix slot (2 048 slots) is taken is rejected.
+ * whose 3-byte-prefix slot (8 192 slots; the Rust builder has 2 048) is taken is rejected.
  *
  * @return a dictionary where code b < 256 is the byte b, learned symbols follow from code 256
  */

@@ -7,17 +7,20 @@
  *
  * Structure:
  * @code{.text}
- *  byte_id[256]              one-byte tokens
- *  table (open addressing)   every token of 2..16 bytes, keyed by (first 8 bytes, next 8 bytes, length),
- *                            the bytes past the length zeroed
- *  len2[first 2 bytes]       bit L-1 set if some token of length L >= 2 starts with these 2 bytes
- *  len4[hash(first 4 bytes)] bit L-1 set if some token of length L >= 4 starts with these 4 bytes
- *  len8[hash(first 8 bytes)] bit L-1 set if some token of length L >= 8 starts with these 8 bytes
+ *  byte_id[256]               one-byte tokens
+ *  len2[first 2 bytes]        bit L-1 set if some token of length L >= 2 starts with these 2 bytes
+ *  id2[first 2 bytes]         the 2-byte token itself (valid when bit 1 of len2 is set)
+ *  filter_k[hash(first k)]    k in {3,4,6,8,12}: bit L-1 set if some token of length L >= k starts
+ *                             with these k bytes
+ *  slots (open addressing)    every token of 3..16 bytes: (length, 11 hash bits, id) in 4 bytes,
+ *                             keyed by (first 8 bytes, next 8 bytes, length), bytes past the length 0
+ *  cells[id]                  the token's 16 bytes, read only when length and hash bits agree
  * @endcode
- * The three length masks are supersets (hash collisions only add bits), so their AND is a superset
- * of the lengths that can match at a position. A lookup probes the table for those lengths, longest
- * first, and stops at the first hit; that hit is the longest match. Most lookups need one or two
- * probes. Tokens can be added at any time (training) and are never removed.
+ * The masks are supersets of the lengths that can match at a position (hash collisions only add
+ * bits), so their AND is one too. A lookup probes the slots for those lengths >= 3, longest first,
+ * and stops at the first hit, which is the longest match; otherwise the 2-byte token, otherwise the
+ * byte. Most lookups need zero or one probe. Tokens can be added at any time (training), never
+ * removed.
  */
 #pragma once
 
@@ -48,8 +51,8 @@ class lpm_matcher {
     mask_shift_ = 64;
     for (std::size_t c = mcap; c > 1; c >>= 1) --mask_shift_;
     len2_.assign(65536, 0);
-    len4_.assign(mcap, 0);
-    len8_.assign(mcap, 0);
+    id2_.assign(65536, 0);
+    for (auto& f : filter_) f.assign(mcap, 0);
     for (auto& b : byte_id_) b = 0xFFFFFFFFu;
   }
 
@@ -62,6 +65,13 @@ class lpm_matcher {
     if (len == 1) {
       if (byte_id_[tok[0]] != 0xFFFFFFFFu) return false;
       byte_id_[tok[0]] = id;
+      return true;
+    }
+    if (len == 2) {  // exact direct table: bit 1 of len2_ says the 2-byte token exists
+      std::uint32_t const key = tok[0] | (std::uint32_t{tok[1]} << 8);
+      if (len2_[key] & 2u) return false;
+      len2_[key] |= 2u;
+      id2_[key] = static_cast<std::uint16_t>(id);
       return true;
     }
     window const w = token_window(tok, len);
@@ -79,8 +89,8 @@ class lpm_matcher {
     slots_[i]  = tag | id;
     std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
     len2_[w.lo & 0xFFFFu] |= bit;
-    if (len >= 4) len4_[hash4(w.lo)] |= bit;
-    if (len >= 8) len8_[hash8(w.lo)] |= bit;
+    for (int f = 0; f < num_filters; ++f)
+      if (len >= filter_prefix[f]) filter_[f][prefix_hash(w, filter_prefix[f])] |= bit;
     return true;
   }
 
@@ -90,12 +100,16 @@ class lpm_matcher {
    */
   std::pair<std::uint32_t, std::uint32_t> longest(window const& w, unsigned rem) const noexcept
   {
-    std::uint32_t cand = 0;
-    if (rem >= 2) {
-      cand = len2_[w.lo & 0xFFFFu];
-      if (rem >= 4) cand &= 0x0006u | len4_[hash4(w.lo)];
-      if (rem >= 8) cand &= 0x007Eu | len8_[hash8(w.lo)];
-      cand &= (rem >= 16) ? 0xFFFFu : ((1u << rem) - 1);
+    if (rem < 2) return {byte_id_[w.lo & 0xFFu], 1};
+    std::uint32_t const key2 = static_cast<std::uint32_t>(w.lo & 0xFFFFu);
+    std::uint32_t const m2   = len2_[key2];
+    std::uint32_t cand       = m2 & ((rem >= 16) ? 0xFFFCu : ((1u << rem) - 4));  // lengths >= 3
+    if (cand != 0) {
+      for (int f = 0; f < num_filters; ++f) {
+        unsigned const k = filter_prefix[f];
+        if (rem < k) break;
+        cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+      }
     }
     while (cand != 0) {
       unsigned const len     = 32u - static_cast<unsigned>(count_leading_zeros(cand));
@@ -115,6 +129,7 @@ class lpm_matcher {
       }
       cand &= ~(1u << (len - 1));
     }
+    if (m2 & 2u) return {id2_[key2], 2};
     return {byte_id_[w.lo & 0xFFu], 1};
   }
 
@@ -143,13 +158,12 @@ class lpm_matcher {
   {
     return ((len << 11) | static_cast<std::uint32_t>(h & 0x7FFu)) << 16;
   }
-  std::size_t hash4(std::uint64_t lo) const noexcept
+  /// Hash of the first k bytes of a window into a filter table.
+  std::size_t prefix_hash(window const& w, unsigned k) const noexcept
   {
-    return static_cast<std::size_t>(((lo & 0xFFFFFFFFull) * 0x9E3779B97F4A7C15ull) >> mask_shift_);
-  }
-  std::size_t hash8(std::uint64_t lo) const noexcept
-  {
-    return static_cast<std::size_t>(((lo ^ (lo >> 29)) * 0xBF58476D1CE4E5B9ull) >> mask_shift_);
+    std::uint64_t const v = k >= 8 ? w.lo : (w.lo & low_bytes_mask(k));
+    std::uint64_t const u = k > 8 ? (w.hi & low_bytes_mask(k - 8)) : 0;
+    return static_cast<std::size_t>(((v ^ (u * 0xC2B2AE3D27D4EB4Full)) * 0xBF58476D1CE4E5B9ull) >> mask_shift_);
   }
 
   std::vector<std::uint32_t> slots_;
@@ -157,7 +171,13 @@ class lpm_matcher {
   std::size_t slot_mask_ = 0;
   unsigned slot_shift_   = 64;
   unsigned mask_shift_   = 64;
-  std::vector<std::uint16_t> len2_, len4_, len8_;
+  /// Prefix lengths of the filter tables: filter f holds bit L-1 for tokens of length
+  /// L >= filter_prefix[f], at the hash of their first filter_prefix[f] bytes.
+  static constexpr int num_filters                  = 5;
+  static constexpr unsigned filter_prefix[num_filters] = {3, 4, 6, 8, 12};
+  std::vector<std::uint16_t> len2_;  ///< by first 2 bytes: lengths present (bit 1 exact)
+  std::vector<std::uint16_t> id2_;   ///< by 2 bytes: id of that 2-byte token (if bit 1 set)
+  std::vector<std::uint16_t> filter_[num_filters];
   std::uint32_t byte_id_[256];
 };
 
