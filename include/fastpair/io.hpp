@@ -7,13 +7,15 @@
  *
  * @code{.text}
  *  offset  size  field
- *  0       80    file header   magic "FASTPAIR", u32 version = 1, codec, flags, counts,
+ *  0       80    file header   magic "FASTPAIR", u32 version = 1, codec, flags, offset widths, counts,
  *                              u64 header checksum over bytes [0, 72)
  *  80      24+n  section 1     dictionary token lengths   (num_tokens x u8)
  *          24+n  section 2     dictionary token bytes     (sum of the lengths)
  *          24+n  section 3     packed codes               (packed_code_bytes(codec, num_codes))
- *          24+n  section 4     row code offsets           ((num_rows+1) x u64)
- *          24+n  section 5     row byte offsets           ((num_rows+1) x u64)
+ *          24+n  section 4     row code offsets           ((num_rows+1) x u32, or u64 when
+ *                                                         num_codes >= 2^32)
+ *          24+n  section 5     row byte offsets           ((num_rows+1) x u32, or u64 when
+ *                                                         decoded_bytes >= 2^32)
  *          24+n  section 6     sidecar                    (sidecar_entries x u64; 0 when absent)
  *  each section = u32 id, u32 reserved (0), u64 payload size, u64 payload checksum, payload
  * @endcode
@@ -63,6 +65,12 @@ enum class fpc_section : std::uint32_t {
 };
 
 namespace detail {
+
+/** Width in bytes of a row offset array whose largest value is `max_value`: 4 when it fits. */
+constexpr std::uint8_t fpc_offset_width(std::uint64_t max_value) noexcept
+{
+  return max_value <= 0xFFFFFFFFull ? 4 : 8;
+}
 
 inline char const* fpc_section_name(std::uint32_t id) noexcept
 {
@@ -163,9 +171,11 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col)
   std::uint64_t const n_tok     = col.dict.size();
   std::uint64_t const n_rows    = col.num_rows();
   std::uint64_t const n_sidecar = col.sidecar.size();
+  std::uint8_t const w_codes     = detail::fpc_offset_width(col.num_codes);
+  std::uint8_t const w_bytes     = detail::fpc_offset_width(col.decoded_bytes());
   std::uint64_t const total = fpc_header_bytes + fpc_num_sections * fpc_section_header_bytes +
                               n_tok + col.dict.bytes.size() + col.codes.size() +
-                              2 * 8 * (n_rows + 1) + 8 * n_sidecar;
+                              (w_codes + w_bytes) * (n_rows + 1) + 8 * n_sidecar;
   std::vector<std::uint8_t> out;
   out.reserve(total);
   out.resize(fpc_header_bytes, 0);
@@ -175,7 +185,8 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col)
   store_le32(h + 8, fpc_version);
   h[12] = static_cast<std::uint8_t>(col.kind);
   h[13] = n_sidecar ? fpc_flag_sidecar : 0;
-  // h[14..16) reserved, zero
+  h[14] = w_codes;
+  h[15] = w_bytes;
   store_le32(h + 16, col.sidecar_stride);
   // h[20..24) reserved, zero
   store_le64(h + 24, n_tok);
@@ -205,14 +216,18 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col)
   section(fpc_section::codes, col.codes.size(), [&](std::uint8_t* p) {
     if (!col.codes.empty()) std::memcpy(p, col.codes.data(), col.codes.size());
   });
-  auto u64s = [](std::vector<std::uint64_t> const& v) {
-    return [&v](std::uint8_t* p) {
-      for (std::size_t i = 0; i < v.size(); ++i) store_le64(p + 8 * i, v[i]);
+  auto uints = [](std::vector<std::uint64_t> const& v, std::uint8_t w) {
+    return [&v, w](std::uint8_t* p) {
+      if (w == 4)
+        for (std::size_t i = 0; i < v.size(); ++i)
+          store_le32(p + 4 * i, static_cast<std::uint32_t>(v[i]));
+      else
+        for (std::size_t i = 0; i < v.size(); ++i) store_le64(p + 8 * i, v[i]);
     };
   };
-  section(fpc_section::row_code_offsets, 8 * (n_rows + 1), u64s(col.row_code_offsets));
-  section(fpc_section::row_byte_offsets, 8 * (n_rows + 1), u64s(col.row_byte_offsets));
-  section(fpc_section::sidecar, 8 * n_sidecar, u64s(col.sidecar));
+  section(fpc_section::row_code_offsets, w_codes * (n_rows + 1), uints(col.row_code_offsets, w_codes));
+  section(fpc_section::row_byte_offsets, w_bytes * (n_rows + 1), uints(col.row_byte_offsets, w_bytes));
+  section(fpc_section::sidecar, 8 * n_sidecar, uints(col.sidecar, 8));
   return out;
 }
 
@@ -252,7 +267,6 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   std::uint8_t const flags   = data[13];
   if (!is_valid_codec(codec_v)) fail_fpc("codec", to_string(codec_v) + " (expected 1, 2 or 3)");
   if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
-  if (data[14] != 0 || data[15] != 0) fail_fpc("header[14..16)", "reserved bytes not zero");
   if (load_le32(data + 20) != 0) fail_fpc("header[20..24)", "reserved bytes not zero");
   if (load_le32(data + 68) != 0) fail_fpc("header[68..72)", "reserved bytes not zero");
 
@@ -266,6 +280,8 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   std::uint64_t const decoded     = load_le64(data + 56);
   std::uint32_t const n_sections  = load_le32(data + 64);
   bool const has_sidecar          = (flags & fpc_flag_sidecar) != 0;
+  std::uint8_t const w_codes      = data[14];
+  std::uint8_t const w_bytes      = data[15];
 
   if (col.sidecar_stride == 0) fail_fpc("sidecar_stride", "0");
   if (n_tok < 256 || n_tok > code_space(col.kind))
@@ -283,6 +299,16 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   } else if (n_sidecar != 0) {
     fail_fpc("sidecar_entries", to_string(n_sidecar) + " but the sidecar flag is clear");
   }
+  // Offset widths are canonical (4 when the array's last value fits in 32 bits, else 8), so every
+  // column has exactly one .fpc image.
+  if (w_codes != detail::fpc_offset_width(col.num_codes))
+    fail_fpc("row_code_offsets width", to_string(w_codes) + " bytes; num_codes " +
+                                           to_string(col.num_codes) + " needs " +
+                                           to_string(detail::fpc_offset_width(col.num_codes)));
+  if (w_bytes != detail::fpc_offset_width(decoded))
+    fail_fpc("row_byte_offsets width", to_string(w_bytes) + " bytes; decoded_bytes " +
+                                           to_string(decoded) + " needs " +
+                                           to_string(detail::fpc_offset_width(decoded)));
   if (n_sections != fpc_num_sections)
     fail_fpc("num_sections", to_string(n_sections) + " (version 1 has " +
                                  to_string(fpc_num_sections) + ")");
@@ -318,10 +344,15 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
     pos += static_cast<std::size_t>(sz);
     return payload;
   };
-  auto read_u64s = [&](fpc_section id, std::uint64_t count, std::vector<std::uint64_t>& v) {
-    std::uint8_t const* p = open_section(id, checked_mul(count, 8, detail::fpc_section_name(std::uint32_t(id))));
+  auto read_uints = [&](fpc_section id, std::uint64_t count, std::uint8_t w,
+                        std::vector<std::uint64_t>& v) {
+    std::uint8_t const* p =
+      open_section(id, checked_mul(count, w, detail::fpc_section_name(std::uint32_t(id))));
     v.resize(static_cast<std::size_t>(count));  // size proven <= input length by open_section
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = load_le64(p + 8 * i);
+    if (w == 4)
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = load_le32(p + 4 * i);
+    else
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = load_le64(p + 8 * i);
   };
 
   // 1: token lengths (u8 each) -> offsets. Lengths are checked by validate_dictionary below; their
@@ -341,9 +372,9 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   std::uint8_t const* codes      = open_section(fpc_section::codes, code_bytes);
   col.codes.assign(codes, codes + code_bytes);
   // 4-6: row offsets and sidecar.
-  read_u64s(fpc_section::row_code_offsets, n_rows + 1, col.row_code_offsets);
-  read_u64s(fpc_section::row_byte_offsets, n_rows + 1, col.row_byte_offsets);
-  read_u64s(fpc_section::sidecar, n_sidecar, col.sidecar);
+  read_uints(fpc_section::row_code_offsets, n_rows + 1, w_codes, col.row_code_offsets);
+  read_uints(fpc_section::row_byte_offsets, n_rows + 1, w_bytes, col.row_byte_offsets);
+  read_uints(fpc_section::sidecar, n_sidecar, 8, col.sidecar);
   if (pos != size)
     fail_fpc("file size", to_string(size - pos) + " trailing bytes after the last section");
 

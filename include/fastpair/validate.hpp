@@ -18,6 +18,7 @@
 #include <limits>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace fastpair {
 
@@ -90,12 +91,14 @@ inline void validate(compressed_column const& col)
                              u64s(packed_code_bytes(col.kind, col.num_codes)) + " for " +
                              u64s(col.num_codes) + " codes");
   std::uint64_t const n_tok = col.dict.size();
-  std::uint64_t decoded     = 0;
   for (std::uint64_t j = 0; j < col.num_codes; ++j) {
     std::uint32_t const c = code_at(col.kind, col.codes.data(), j);
     if (c >= n_tok)
       fail_format("code " + u64s(j), "value " + u64s(c) + " >= dictionary size " + u64s(n_tok));
   }
+  // Token lengths by code (1..16 after validate_dictionary), read by the two passes below.
+  std::vector<std::uint8_t> len(n_tok);
+  for (std::size_t i = 0; i < n_tok; ++i) len[i] = static_cast<std::uint8_t>(col.dict.length(i));
 
   // Rows: both offset arrays, monotone, same length, consistent with the token lengths.
   if (col.row_code_offsets.empty()) fail_format("row_code_offsets", "empty (needs R+1 entries)");
@@ -107,12 +110,13 @@ inline void validate(compressed_column const& col)
   if (col.row_code_offsets.back() != col.num_codes)
     fail_format("row_code_offsets[R]", u64s(col.row_code_offsets.back()) + " != num_codes " +
                                            u64s(col.num_codes));
-  std::uint64_t j = 0;
+  std::uint64_t j       = 0;
+  std::uint64_t decoded = 0;
   for (std::size_t r = 0; r + 1 < col.row_code_offsets.size(); ++r) {
     std::uint64_t const end = col.row_code_offsets[r + 1];
     if (end < col.row_code_offsets[r] || end > col.num_codes)
       fail_format("row_code_offsets[" + u64s(r + 1) + "]", u64s(end) + " not monotone or > num_codes");
-    for (; j < end; ++j) decoded += col.dict.length(code_at(col.kind, col.codes.data(), j));
+    for (; j < end; ++j) decoded += len[code_at(col.kind, col.codes.data(), j)];
     if (col.row_byte_offsets[r + 1] != decoded)
       fail_format("row_byte_offsets[" + u64s(r + 1) + "]", u64s(col.row_byte_offsets[r + 1]) +
                                                              " != decoded size " + u64s(decoded));
@@ -125,11 +129,14 @@ inline void validate(compressed_column const& col)
       fail_format("sidecar", u64s(col.sidecar.size()) + " entries, expected " +
                                  u64s(col.sidecar_entries()));
     std::uint64_t pos = 0;
-    for (std::uint64_t k = 0; k < col.num_codes; ++k) {
-      if (k % col.sidecar_stride == 0 && col.sidecar[k / col.sidecar_stride] != pos)
-        fail_format("sidecar[" + u64s(k / col.sidecar_stride) + "]",
-                    u64s(col.sidecar[k / col.sidecar_stride]) + " != decoded position " + u64s(pos));
-      pos += col.dict.length(code_at(col.kind, col.codes.data(), k));
+    std::uint64_t k   = 0;
+    for (std::uint64_t s = 0; s < col.sidecar.size(); ++s) {
+      if (col.sidecar[s] != pos)
+        fail_format("sidecar[" + u64s(s) + "]",
+                    u64s(col.sidecar[s]) + " != decoded position " + u64s(pos));
+      std::uint64_t const batch_end =
+        col.num_codes - k < col.sidecar_stride ? col.num_codes : k + col.sidecar_stride;
+      for (; k < batch_end; ++k) pos += len[code_at(col.kind, col.codes.data(), k)];
     }
   }
 }

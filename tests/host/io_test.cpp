@@ -85,6 +85,18 @@ TEST_CASE("fpc_checksum test vectors", "[io]")
   CHECK(fpc_checksum(z, 8) != fpc_checksum(z, 9));
 }
 
+TEST_CASE("fpc row offset width: 4 bytes while the last offset fits in 32 bits", "[io]")
+{
+  using fastpair::detail::fpc_offset_width;
+  CHECK(fpc_offset_width(0) == 4);
+  CHECK(fpc_offset_width(0xFFFFFFFFull) == 4);
+  CHECK(fpc_offset_width(0x100000000ull) == 8);
+  auto m = serialize(sample(codec::onpair16));
+  store_le64(&m[56], 0x100000000ull);  // decoded_bytes that needs 8-byte offsets
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("row_byte_offsets width: 4") && Contains("needs 8"));
+}
+
 TEST_CASE("fpc round trip, all codecs, with and without sidecar", "[io]")
 {
   codec const c    = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
@@ -112,8 +124,8 @@ TEST_CASE("fpc byte layout matches docs/FORMAT.md", "[io]")
   CHECK(load_le32(&b[8]) == 1);
   CHECK(b[12] == 2);  // codec onpair12
   CHECK(b[13] == 1);  // sidecar flag
-  CHECK(b[14] == 0);
-  CHECK(b[15] == 0);
+  CHECK(b[14] == 4);  // row_code_offsets stored as u32
+  CHECK(b[15] == 4);  // row_byte_offsets stored as u32
   CHECK(load_le32(&b[16]) == 3);
   CHECK(load_le32(&b[20]) == 0);
   CHECK(load_le64(&b[24]) == 259);
@@ -127,8 +139,8 @@ TEST_CASE("fpc byte layout matches docs/FORMAT.md", "[io]")
   std::uint64_t const sizes[6] = {259,
                                   col.dict.bytes.size(),
                                   packed_code_bytes(codec::onpair12, col.num_codes),
-                                  8 * 5,
-                                  8 * 5,
+                                  4 * 5,
+                                  4 * 5,
                                   8 * col.sidecar.size()};
   std::size_t pos = 80;
   for (std::uint32_t id = 1; id <= 6; ++id) {
@@ -137,11 +149,13 @@ TEST_CASE("fpc byte layout matches docs/FORMAT.md", "[io]")
     CHECK(load_le64(&b[pos + 8]) == sizes[id - 1]);
     CHECK(load_le64(&b[pos + 16]) == fpc_checksum(&b[pos + 24], sizes[id - 1]));
     if (id == 1) CHECK(b[pos + 24 + 256] == 16);  // token 256 "GET /index.html " is 16 bytes
-    if (id == 4) CHECK(load_le64(&b[pos + 24 + 8]) == col.row_code_offsets[1]);
+    if (id == 4) CHECK(load_le32(&b[pos + 24 + 4]) == col.row_code_offsets[1]);
+    if (id == 5) CHECK(load_le32(&b[pos + 24 + 4]) == col.row_byte_offsets[1]);
+    if (id == 6) CHECK(load_le64(&b[pos + 24 + 8]) == col.sidecar[1]);
     pos += 24 + sizes[id - 1];
   }
   CHECK(pos == b.size());
-  CHECK(b.size() == 80 + 6 * 24 + 259 + col.dict.bytes.size() + col.codes.size() + 80 +
+  CHECK(b.size() == 80 + 6 * 24 + 259 + col.dict.bytes.size() + col.codes.size() + 40 +
                       8 * col.sidecar.size());
 }
 
@@ -224,8 +238,10 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
   expect("codec: 0");
   m[13] = 3;
   expect("flags: 3");
-  m[14] = 1;
-  expect("header[14..16)");
+  m[14] = 8;
+  expect("row_code_offsets width: 8");
+  m[15] = 0;
+  expect("row_byte_offsets width: 0");
   m[21] = 1;
   expect("header[20..24)");
   m[70] = 1;
@@ -243,7 +259,7 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
   store_le64(&m[40], std::uint64_t{1} << 62);  // (R+1)*8 overflows
   expect("overflows 64 bits");
   store_le64(&m[40], 1000);                      // fits, but not the section that follows
-  expect("section row_code_offsets: size 40 != 8008");
+  expect("section row_code_offsets: size 20 != 4004");
   store_le64(&m[48], 1);
   expect("sidecar_entries: 1");
   m[13] = 0;
@@ -324,7 +340,7 @@ TEST_CASE("fpc: payloads that pass the checksums still go through validate()", "
   SECTION("row offsets")
   {
     std::size_t const at = section_at(m, 4);
-    store_le64(&m[at + 24 + 8], 10000);
+    store_le32(&m[at + 24 + 4], 10000);
     fix_checksums(m);
     CHECK_THROWS_WITH(deserialize(m), Contains("row_code_offsets[1]"));
   }
