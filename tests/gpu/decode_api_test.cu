@@ -59,25 +59,27 @@ TEST_CASE("decode_column is capturable in a CUDA graph", "[gpu][decode]")
   auto const expect = fastpair::decode_reference(col);
   cudaStream_t s;
   FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, s);
-  fastpair::device_buffer<char> chars(col.decoded_bytes(), s);
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  fastpair::string_column_view<std::int64_t> out{off.data(), chars.data(), col.num_rows(), chars.size()};
-  cudaGraph_t graph;
-  FASTPAIR_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  fastpair::decode_column(dcol, out, s);
-  FASTPAIR_CUDA_TRY(cudaStreamEndCapture(s, &graph));
-  cudaGraphExec_t exec;
-  FASTPAIR_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
-  for (int i = 0; i < 3; ++i) FASTPAIR_CUDA_TRY(cudaGraphLaunch(exec, s));
-  std::vector<char> h(chars.size());
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), chars.data(), h.size(), cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  REQUIRE(h == expect.chars);
-  REQUIRE(dcol.read_and_clear_errors(s) == 0);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  {  // buffers are freed on `s`, so they must go before the stream
+    fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, s);
+    fastpair::device_buffer<char> chars(col.decoded_bytes(), s);
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    fastpair::string_column_view<std::int64_t> out{off.data(), chars.data(), col.num_rows(), chars.size()};
+    cudaGraph_t graph;
+    FASTPAIR_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    fastpair::decode_column(dcol, out, s);
+    FASTPAIR_CUDA_TRY(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec;
+    FASTPAIR_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
+    for (int i = 0; i < 3; ++i) FASTPAIR_CUDA_TRY(cudaGraphLaunch(exec, s));
+    std::vector<char> h(chars.size());
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), chars.data(), h.size(), cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    REQUIRE(h == expect.chars);
+    REQUIRE(dcol.read_and_clear_errors(s) == 0);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
   cudaStreamDestroy(s);
 }
 

@@ -39,7 +39,8 @@ namespace fastpair {
 
 /**
  * @brief An owning, stream-ordered device allocation of `T[size]` (cudaMallocAsync/cudaFreeAsync).
- * Move-only. The memory is freed on the stream it was allocated on.
+ * Move-only. The memory is freed on the stream it was allocated on, so a buffer must be destroyed
+ * before that stream is (as with rmm::device_buffer).
  */
 template <class T>
 class device_buffer {

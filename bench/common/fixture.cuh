@@ -1,0 +1,205 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// Shared pieces of the GPU benchmarks (Google Benchmark, manual time):
+//  - an L2 flush before every timed iteration (memset of 3x the L2 size), outside the timed region;
+//  - CUDA-event timing of each iteration; min and median reported as counters next to the mean
+//    (the paper reports the min);
+//  - the real columns of ../shared/data encoded with each codec and tiled to >= 1 GB of output;
+//  - the device-to-device copy of the same size, measured in the same binary, for % of copy.
+#pragma once
+
+#include "utils/data.hpp"
+
+#include <fastpair/encode.hpp>
+#include <fastpair/fastpair.cuh>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fastpair::bench {
+
+/** Bytes of decoded output each benchmark column is tiled to (env FASTPAIR_BENCH_BYTES). */
+inline std::uint64_t target_bytes()
+{
+  if (char const* e = std::getenv("FASTPAIR_BENCH_BYTES")) return std::strtoull(e, nullptr, 10);
+  return 1'000'000'000ull;
+}
+/** Text bytes of each shared column used to train and encode (env FASTPAIR_BENCH_SOURCE_BYTES). */
+inline std::size_t source_bytes()
+{
+  if (char const* e = std::getenv("FASTPAIR_BENCH_SOURCE_BYTES")) return std::strtoull(e, nullptr, 10);
+  return 4u << 20;  // the first 4 MiB, as in ANCHORS.md §1
+}
+
+/** Repeats a column's rows until its decoded size reaches `min_bytes` (the paper's method). */
+inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes)
+{
+  if (col.decoded_bytes() == 0) return col;
+  std::uint64_t const reps = std::max<std::uint64_t>(1, (min_bytes + col.decoded_bytes() - 1) / col.decoded_bytes());
+  auto const codes = unpack_codes(col);
+  std::vector<std::uint16_t> tiled(codes.size() * reps);
+  for (std::uint64_t r = 0; r < reps; ++r) std::copy(codes.begin(), codes.end(), tiled.begin() + r * codes.size());
+  compressed_column t;
+  t.kind = col.kind;
+  t.dict = col.dict;
+  t.sidecar_stride = col.sidecar_stride;
+  t.num_codes = tiled.size();
+  t.codes = pack_codes(t.kind, tiled.data(), tiled.size());
+  std::size_t const rows = col.num_rows();
+  t.row_code_offsets.resize(rows * reps + 1);
+  t.row_byte_offsets.resize(rows * reps + 1);
+  for (std::uint64_t r = 0; r < reps; ++r)
+    for (std::size_t i = 1; i <= rows; ++i) {
+      t.row_code_offsets[r * rows + i] = r * col.num_codes + col.row_code_offsets[i];
+      t.row_byte_offsets[r * rows + i] = r * col.decoded_bytes() + col.row_byte_offsets[i];
+    }
+  compute_sidecar(t);
+  return t;
+}
+
+/** A benchmark input: the tiled column on the device, its stats, and an output buffer. */
+struct prepared {
+  std::string name;
+  compressed_column source;  // untiled
+  device_column dcol;
+  device_buffer<std::int64_t> offsets;
+  device_buffer<char> chars;
+  double mean_token = 0, share_le8 = 0, ratio = 0;
+  string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), dcol.num_rows(), chars.size()}; }
+};
+
+/** Loads (once) column `name` encoded with `kind`, tiled to target_bytes(), prepared with W `w`
+ *  (0 = automatic). Verifies one GPU decode against the CPU reference of the untiled column. */
+inline prepared& get_column(std::string const& name, codec kind, int w = 0)
+{
+  static std::map<std::string, std::unique_ptr<prepared>> cache;
+  std::string const key = name + "/" + codec_name(kind) + "/" + std::to_string(w);
+  if (auto it = cache.find(key); it != cache.end()) return *it->second;
+  auto p  = std::make_unique<prepared>();
+  p->name = key;
+  auto const rows = testing::load_column(name, source_bytes());
+  p->source       = compress(rows, kind);
+  auto const tiled = tile_column(p->source, target_bytes());
+  prepare_options opt;
+  opt.low_plane_bytes = w;
+  opt.validate        = false;  // tiled from a column the encoder produced; validated below by decoding
+  p->dcol    = device_column::prepare(tiled, {}, opt);
+  p->offsets = device_buffer<std::int64_t>(p->dcol.num_rows() + 1, {});
+  p->chars   = device_buffer<char>(p->dcol.decoded_bytes(), {});
+  auto const h = token_length_histogram(p->source);
+  p->mean_token = mean_token_length(h);
+  p->share_le8  = 1.0 - share_longer_than(h, 8);
+  p->ratio      = static_cast<double>(rows.chars.size()) / static_cast<double>(column_stored_size(p->source).paper());
+  // Correctness gate: the first copy of the tile must equal the CPU reference.
+  decode_column(p->dcol, p->out(), {});
+  std::vector<char> head(p->source.decoded_bytes());
+  FASTPAIR_CUDA_TRY(cudaMemcpy(head.data(), p->chars.data(), head.size(), cudaMemcpyDeviceToHost));
+  if (head != decode_reference(p->source).chars || p->dcol.read_and_clear_errors() != 0)
+    throw std::runtime_error("benchmark input " + key + ": GPU decode differs from the CPU reference");
+  return *cache.emplace(key, std::move(p)).first->second;
+}
+
+/** Flushes the L2 by writing a scratch buffer of 3x its size. */
+inline void flush_l2(cudaStream_t s)
+{
+  static device_buffer<char> scratch = [] {
+    int dev = 0, l2 = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    return device_buffer<char>(std::size_t(3) * std::max(l2, 1 << 20), {});
+  }();
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(scratch.data(), 0, scratch.size(), s));
+}
+
+/** Times `fn(stream)` once per benchmark iteration with CUDA events (L2 flushed first) and sets
+ *  the manual time; returns the per-iteration seconds. */
+template <class Fn>
+std::vector<double> timed_loop(benchmark::State& state, Fn&& fn)
+{
+  cudaStream_t s = nullptr;
+  cudaEvent_t a, b;
+  FASTPAIR_CUDA_TRY(cudaEventCreate(&a));
+  FASTPAIR_CUDA_TRY(cudaEventCreate(&b));
+  fn(s);  // warm-up
+  std::vector<double> times;
+  for (auto _ : state) {
+    flush_l2(s);
+    FASTPAIR_CUDA_TRY(cudaEventRecord(a, s));
+    fn(s);
+    FASTPAIR_CUDA_TRY(cudaEventRecord(b, s));
+    FASTPAIR_CUDA_TRY(cudaEventSynchronize(b));
+    float ms = 0;
+    FASTPAIR_CUDA_TRY(cudaEventElapsedTime(&ms, a, b));
+    state.SetIterationTime(ms * 1e-3);
+    times.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return times;
+}
+
+inline double min_of(std::vector<double> v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
+inline double median_of(std::vector<double> v)
+{
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+/** One-direction device-to-device copy rate (bytes/s, min time) of `bytes`, cached per size. */
+inline double copy_rate(std::uint64_t bytes)
+{
+  static std::map<std::uint64_t, double> cache;
+  if (auto it = cache.find(bytes); it != cache.end()) return it->second;
+  device_buffer<char> src(bytes, {}), dst(bytes, {});
+  FASTPAIR_CUDA_TRY(cudaMemset(src.data(), 1, bytes));
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  double best = 1e30;
+  for (int i = 0; i < 30; ++i) {
+    flush_l2(nullptr);
+    cudaEventRecord(a);
+    cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    best = std::min(best, ms * 1e-3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return cache[bytes] = bytes / best;
+}
+
+/** Sets the standard counters: decoded GB/s (min and median time), codes/s, % of copy, % of the
+ *  HBM roofline B_copy * L / (L + c) with B_copy counting read + write and c = 2 code bytes. */
+inline void set_decode_counters(benchmark::State& state, prepared const& p, std::vector<double> const& times)
+{
+  double const bytes = static_cast<double>(p.dcol.decoded_bytes());
+  double const codes = static_cast<double>(p.dcol.num_codes());
+  double const tmin = min_of(times), tmed = median_of(times);
+  double const copy = copy_rate(p.dcol.decoded_bytes());
+  double const roof = 2 * copy * p.mean_token / (p.mean_token + 2.0);
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(codes) * state.iterations());
+  state.counters["GBps_min"]    = bytes / tmin / 1e9;
+  state.counters["GBps_median"] = bytes / tmed / 1e9;
+  state.counters["in_GBps"]     = codes * 2 / tmin / 1e9;
+  state.counters["pct_copy"]    = 100.0 * (bytes / tmin) / copy;
+  state.counters["pct_roof"]    = 100.0 * (bytes / tmin) / roof;
+  state.counters["mean_tok"]    = p.mean_token;
+  state.counters["le8"]         = p.share_le8;
+  state.counters["ratio"]       = p.ratio;
+  state.counters["W"]           = p.dcol.low_plane_bytes();
+}
+
+}  // namespace fastpair::bench

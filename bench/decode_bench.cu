@@ -1,0 +1,123 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// GPU decode throughput on the real columns of ../shared/data (first 4 MiB of each, encoded with
+// each codec, tiled to >= 1 GB of output), side by side in one run:
+//   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs)
+//   decode/<column>/<codec>/cfg:paper   the paper's configuration (K=6, H=1, T=256, B=4, W auto)
+//   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1)
+//   copy/<column>/<codec>               a device-to-device copy of the same output size
+// Environment: FASTPAIR_BENCH_COLUMNS (comma list), FASTPAIR_BENCH_CODECS (comma list),
+// FASTPAIR_BENCH_BYTES, FASTPAIR_BENCH_SOURCE_BYTES, FASTPAIR_DATA_DIR.
+#include "common/fixture.cuh"
+
+#include <sstream>
+
+namespace fb = fastpair::bench;
+using fastpair::codec;
+using fastpair::decode_config;
+
+namespace {
+
+std::vector<std::string> env_list(char const* var, std::string const& dflt)
+{
+  char const* e = std::getenv(var);
+  std::stringstream ss(e && *e ? e : dflt);
+  std::vector<std::string> out;
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+template <class Config>
+constexpr int config_w()
+{
+  if constexpr (std::is_same_v<Config, fastpair::auto_config>) return 0;  // automatic W
+  else return Config::low_plane_bytes;
+}
+
+template <class Config>
+void bench_config(benchmark::State& state, std::string const& column, codec kind)
+{
+  auto& p    = fb::get_column(column, kind, config_w<Config>());
+  auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, p.out(), s); });
+  if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
+  fb::set_decode_counters(state, p, times);
+}
+
+template <int W>
+void bench_paper(benchmark::State& state, std::string const& column, codec kind)
+{
+  bench_config<fastpair::paper_config<W>>(state, column, kind);
+}
+
+void bench_copy(benchmark::State& state, std::string const& column, codec kind)
+{
+  auto& p = fb::get_column(column, kind);
+  std::uint64_t const bytes = p.dcol.decoded_bytes();
+  fastpair::device_buffer<char> dst(bytes, {});
+  auto times = fb::timed_loop(state, [&](cudaStream_t s) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst.data(), p.chars.data(), bytes, cudaMemcpyDeviceToDevice, s));
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["GBps_min"]    = bytes / fb::min_of(times) / 1e9;
+  state.counters["GBps_median"] = bytes / fb::median_of(times) / 1e9;
+}
+
+// The tuning sweep: K x T x B x H around the paper's point, both W.
+template <class... Configs>
+struct config_list {};
+using sweep_configs = config_list<
+  decode_config<4, 8, 1, 256, 4>, decode_config<4, 8, 1, 512, 2>, decode_config<6, 8, 0, 256, 4>,
+  decode_config<6, 8, 2, 256, 4>, decode_config<6, 8, 1, 128, 8>, decode_config<6, 8, 1, 512, 2>,
+  decode_config<8, 8, 1, 256, 3>, decode_config<8, 8, 1, 256, 4>, decode_config<8, 8, 2, 256, 2>,
+  decode_config<3, 8, 1, 256, 6>, decode_config<4, 16, 0, 256, 4>, decode_config<6, 16, 0, 128, 8>,
+  decode_config<6, 16, 0, 512, 2>, decode_config<8, 16, 0, 256, 3>, decode_config<8, 16, 0, 256, 4>,
+  decode_config<3, 16, 0, 256, 6>>;
+
+template <class... Configs>
+void register_sweep(config_list<Configs...>, std::string const& prefix, std::string const& column, codec kind, int w)
+{
+  auto reg = [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    if (C::low_plane_bytes != w) return;
+    benchmark::RegisterBenchmark((prefix + "cfg:" + fastpair::config_name<C>()).c_str(),
+                                 [column, kind](benchmark::State& s) { bench_config<C>(s, column, kind); })
+      ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+  };
+  (reg(std::common_type<Configs>{}), ...);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  benchmark::Initialize(&argc, argv);
+  if (!fastpair::testing::have_column("log_windows")) {
+    std::fprintf(stderr, "fastpair_bench_decode: no data in %s (set FASTPAIR_DATA_DIR)\n",
+                 fastpair::testing::data_dir().c_str());
+    return 2;
+  }
+  bool const sweep = std::getenv("FASTPAIR_BENCH_SWEEP") != nullptr;
+  for (auto const& column : env_list("FASTPAIR_BENCH_COLUMNS", "log_windows,tpch_l_comment,urls,en_wiki,zh_text")) {
+    for (auto const& cname : env_list("FASTPAIR_BENCH_CODECS", "onpair16,onpair12,fsst12")) {
+      codec const kind = fastpair::parse_codec(cname);
+      std::string const prefix = column + "/" + cname + "/";
+      benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:auto").c_str(),
+                                   [column, kind](benchmark::State& s) { bench_config<fastpair::auto_config>(s, column, kind); })
+        ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+      // The paper's config for the column's automatic W (resolved when the benchmark runs).
+      benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:paper").c_str(), [column, kind](benchmark::State& s) {
+        if (fb::get_column(column, kind).dcol.low_plane_bytes() == 16) bench_paper<16>(s, column, kind);
+        else bench_paper<8>(s, column, kind);
+      })->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+      if (sweep)
+        for (int w : {8, 16}) register_sweep(sweep_configs{}, "decode/" + prefix, column, kind, w);
+      benchmark::RegisterBenchmark(("copy/" + prefix).c_str(),
+                                   [column, kind](benchmark::State& s) { bench_copy(s, column, kind); })
+        ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
