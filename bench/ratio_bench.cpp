@@ -6,6 +6,8 @@
 //   with_rows  raw / (paper + u32 row code offsets + u32 row byte offsets)   stored_size::with_rows()
 //   anchor     raw / (dictionary + packed codes)                      comparable to ANCHORS.md §2
 //   anchor_r   raw / (dictionary + packed codes + 4 B per row)        ANCHORS.md §2 in brackets
+//   anchor_o32 raw / (token bytes + u32 offsets (N+1) + packed codes)  the OnPair library's own
+//              dictionary accounting (4 B per token instead of our 1 length byte)
 // Run: FASTPAIR_DATA_DIR=../shared/data ./fastpair_bench_ratio
 #include <fastpair/encode.hpp>
 
@@ -26,11 +28,13 @@ void bm_ratio(benchmark::State& state, std::string const& name, fastpair::codec 
   fastpair::host_strings const rows = fastpair::testing::load_column(name);
   fastpair::stored_size s;
   std::size_t tokens = 0;
+  std::size_t token_bytes = 0;
   double mean_len = 0;
   for (auto _ : state) {
     auto col = fastpair::compress(rows, kind);
     s        = fastpair::column_stored_size(col);
     tokens   = col.dict.size();
+    token_bytes = col.dict.bytes.size();
     mean_len = fastpair::mean_token_length(fastpair::token_length_histogram(col));
   }
   double const raw = static_cast<double>(rows.chars.size());
@@ -40,6 +44,8 @@ void bm_ratio(benchmark::State& state, std::string const& name, fastpair::codec 
   state.counters["paper"]     = raw / static_cast<double>(s.paper());
   state.counters["with_rows"] = raw / static_cast<double>(s.with_rows());
   state.counters["anchor"]    = raw / static_cast<double>(s.dictionary + s.codes);
+  state.counters["anchor_o32"] =
+    raw / static_cast<double>(token_bytes + 4 * (tokens + 1) + s.codes);
   state.counters["anchor_r"] =
     raw / static_cast<double>(s.dictionary + s.codes + 4 * (rows.num_rows() + 1));
 }
