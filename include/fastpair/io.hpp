@@ -105,6 +105,18 @@ inline void store_le32(std::uint8_t* p, std::uint32_t v) noexcept
   for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+/** Lower-case hex of `n` bytes, for messages. */
+inline std::string hex_bytes(std::uint8_t const* p, std::size_t n)
+{
+  static char const digits[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += digits[p[i] >> 4];
+    s += digits[p[i] & 15];
+  }
+  return s;
+}
+
 [[noreturn]] inline void fail_fpc(std::string const& field, std::string const& what)
 {
   throw format_error("fastpair: invalid .fpc: " + field + ": " + what);
@@ -236,7 +248,8 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col)
  *
  * @code{.pseudo}
  * deserialize(serialize(col).data(), size) -> col
- * deserialize("FASTPAIR" + garbage)        -> throws format_error(".fpc: header checksum: ...")
+ * deserialize("FASTPAIR\x01\0\0\0" + 68 zero bytes) -> throws format_error("fastpair: invalid .fpc:
+ *                                             header checksum: stored 0 != computed ...")
  * @endcode
  * @throw format_error naming the field and the offending value on ANY malformed input: truncated,
  *        wrong magic, unknown version, reserved bits set, counts out of range, section ids, sizes
@@ -255,7 +268,9 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   if (size < fpc_header_bytes)
     fail_fpc("header", "input is " + to_string(size) + " bytes, shorter than the " +
                          to_string(fpc_header_bytes) + "-byte header");
-  if (std::memcmp(data, fpc_magic, 8) != 0) fail_fpc("magic", "not \"FASTPAIR\"");
+  if (std::memcmp(data, fpc_magic, 8) != 0)
+    fail_fpc("magic", "0x" + detail::hex_bytes(data, 8) + " is not \"FASTPAIR\" (0x" +
+                        detail::hex_bytes(reinterpret_cast<std::uint8_t const*>(fpc_magic), 8) + ")");
   std::uint32_t const version = load_le32(data + 8);
   if (version != fpc_version)
     fail_fpc("version", to_string(version) + " (this reader supports " + to_string(fpc_version) + ")");
@@ -267,8 +282,10 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   std::uint8_t const flags   = data[13];
   if (!is_valid_codec(codec_v)) fail_fpc("codec", to_string(codec_v) + " (expected 1, 2 or 3)");
   if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
-  if (load_le32(data + 20) != 0) fail_fpc("header[20..24)", "reserved bytes not zero");
-  if (load_le32(data + 68) != 0) fail_fpc("header[68..72)", "reserved bytes not zero");
+  if (load_le32(data + 20) != 0)
+    fail_fpc("header[20..24)", "reserved u32 is " + to_string(load_le32(data + 20)) + ", not 0");
+  if (load_le32(data + 68) != 0)
+    fail_fpc("header[68..72)", "reserved u32 is " + to_string(load_le32(data + 68)) + ", not 0");
 
   compressed_column col;
   col.kind                        = static_cast<codec>(codec_v);
@@ -326,7 +343,8 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
     if (got_id != static_cast<std::uint32_t>(id))
       fail_fpc(name, "id " + to_string(got_id) + " at offset " + to_string(pos) + ", expected " +
                        to_string(static_cast<std::uint32_t>(id)));
-    if (load_le32(p + 4) != 0) fail_fpc(name, "reserved bytes not zero");
+    if (load_le32(p + 4) != 0)
+      fail_fpc(name, "reserved u32 is " + to_string(load_le32(p + 4)) + ", not 0");
     std::uint64_t const sz = load_le64(p + 8);
     if (sz != expected)
       fail_fpc(name, "size " + to_string(sz) + " != " + to_string(expected) +

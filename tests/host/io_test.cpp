@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -172,6 +173,9 @@ TEST_CASE("fpc: every truncation throws format_error", "[io]")
   CHECK_THROWS_WITH(deserialize(b.data(), 200), Contains("section dict_lengths") &&
                                                   Contains("exceeds the 96 bytes left"));
   CHECK_THROWS_WITH(deserialize(nullptr, 0), Contains("header"));
+  std::vector<std::uint8_t> zeros(80, 0);
+  std::copy(b.begin(), b.begin() + 12, zeros.begin());  // magic and version only
+  CHECK_THROWS_WITH(deserialize(zeros), Contains("header checksum: stored 0 != computed"));
 }
 
 TEST_CASE("fpc: every flipped byte throws or round-trips", "[io]")
@@ -227,7 +231,7 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
     m = good;
   };
   m[0] = 'f';
-  expect("magic");
+  expect("magic: 0x6641535450414952 is not \"FASTPAIR\"");
   store_le32(&m[8], 2);
   expect("version: 2");
   store_le32(&m[8], 0);
@@ -243,9 +247,9 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
   m[15] = 0;
   expect("row_byte_offsets width: 0");
   m[21] = 1;
-  expect("header[20..24)");
+  expect("header[20..24): reserved u32 is 256");
   m[70] = 1;
-  expect("header[68..72)");
+  expect("header[68..72): reserved u32 is 65536");
   store_le32(&m[16], 0);
   expect("sidecar_stride: 0");
   store_le64(&m[24], 255);
@@ -292,7 +296,7 @@ TEST_CASE("fpc: each section rejected by name", "[io]")
     CHECK_THROWS_WITH(deserialize(m), Contains(name) && Contains("id " + std::to_string(id + 1)));
     m = good;
     m[at + 5] = 1;
-    CHECK_THROWS_WITH(deserialize(m), Contains(name) && Contains("reserved"));
+    CHECK_THROWS_WITH(deserialize(m), Contains(name) && Contains("reserved u32 is 256"));
     m = good;
     store_le64(&m[at + 8], load_le64(&m[at + 8]) + 1);
     CHECK_THROWS_WITH(deserialize(m), Contains(name) && Contains("expected from the header"));
