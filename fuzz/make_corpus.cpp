@@ -7,6 +7,7 @@
 #include "../tests/utils/columns.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv)
   using testing::make_column;
   using testing::make_text_column;
   std::string const dir = argv[1];
+  std::filesystem::create_directories(dir);
   std::vector<std::string> const rows = {"GET /index.html HTTP/1.1", "", "GET /a.png HTTP/1.1",
                                          "POST /login HTTP/1.1 user=alice", "x"};
   std::vector<std::string> const short_tok = {"GET ", "HTTP/1.1", " /", "in", "dex", ".html", "png"};
