@@ -15,6 +15,7 @@
 namespace fb = fastpair::bench;
 using fastpair::codec;
 using fastpair::decode_config;
+constexpr auto words = fastpair::emit_strategy::register_words;
 
 namespace {
 
@@ -67,12 +68,16 @@ void bench_copy(benchmark::State& state, std::string const& column, codec kind)
 template <class... Configs>
 struct config_list {};
 using sweep_configs = config_list<
-  decode_config<4, 8, 1, 256, 4>, decode_config<4, 8, 1, 512, 2>, decode_config<6, 8, 0, 256, 4>,
-  decode_config<6, 8, 2, 256, 4>, decode_config<6, 8, 1, 128, 8>, decode_config<6, 8, 1, 512, 2>,
-  decode_config<8, 8, 1, 256, 3>, decode_config<8, 8, 1, 256, 4>, decode_config<8, 8, 2, 256, 2>,
-  decode_config<3, 8, 1, 256, 6>, decode_config<4, 16, 0, 256, 4>, decode_config<6, 16, 0, 128, 8>,
-  decode_config<6, 16, 0, 512, 2>, decode_config<8, 16, 0, 256, 3>, decode_config<8, 16, 0, 256, 4>,
-  decode_config<3, 16, 0, 256, 6>>;
+  // staged_bytes (the paper's strategy) around the paper's point
+  decode_config<4, 8, 1, 256, 4>, decode_config<6, 8, 0, 256, 4>, decode_config<6, 8, 1, 128, 8>,
+  decode_config<8, 8, 1, 256, 3>, decode_config<8, 8, 1, 256, 4>, decode_config<6, 16, 0, 128, 8>,
+  decode_config<8, 16, 0, 256, 3>,
+  // register_words
+  decode_config<8, 8, 0, 128, 4, words>, decode_config<8, 8, 0, 128, 6, words>, decode_config<8, 8, 0, 256, 2, words>,
+  decode_config<8, 8, 0, 256, 3, words>, decode_config<6, 8, 0, 128, 4, words>, decode_config<4, 8, 0, 128, 8, words>,
+  decode_config<8, 8, 0, 64, 8, words>, decode_config<8, 16, 0, 128, 4, words>, decode_config<8, 16, 0, 128, 6, words>,
+  decode_config<8, 16, 0, 256, 2, words>, decode_config<8, 16, 0, 256, 3, words>, decode_config<6, 16, 0, 128, 4, words>,
+  decode_config<4, 16, 0, 128, 8, words>, decode_config<8, 16, 0, 64, 8, words>>;
 
 template <class... Configs>
 void register_sweep(config_list<Configs...>, std::string const& prefix, std::string const& column, codec kind, int w)

@@ -286,9 +286,10 @@ inline std::vector<std::uint64_t> compute_sidecar(std::uint16_t const* codes, st
   std::vector<std::uint64_t> out;
   out.reserve((n + stride - 1) / stride);
   std::uint64_t pos = 0;
-  for (std::uint64_t j = 0; j < n; ++j) {
-    if (j % stride == 0) out.push_back(pos);
-    pos += token_length[codes[j]];
+  for (std::uint64_t j = 0; j < n; j += stride) {  // one entry per stride, no per-code division
+    out.push_back(pos);
+    std::uint64_t const end = j + stride < n ? j + stride : n;
+    for (std::uint64_t i = j; i < end; ++i) pos += token_length[codes[i]];
   }
   return out;
 }

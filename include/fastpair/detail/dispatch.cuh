@@ -12,6 +12,7 @@
 #include <cuda/stream_ref>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 namespace fastpair::detail {
@@ -21,6 +22,27 @@ template <class Config>
 constexpr int block_smem_bytes()
 {
   return warp_smem<Config>::bytes * Config::warps_per_block;
+}
+
+/**
+ * Blocks of `kernel` that fit on the current device at once (occupancy x SMs), cached per device.
+ * Host queries only: no synchronisation, allowed during stream capture.
+ */
+template <class Config, class Kernel>
+cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
+{
+  static std::atomic<int> cache[64] = {};
+  int dev = 0;
+  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
+  if (dev < 64 && (out = cache[dev].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  int per_sm = 0, sms = 0;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Config::threads_per_block, smem);
+      e != cudaSuccess)
+    return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess) return e;
+  out = std::max(1, per_sm * sms);
+  if (dev < 64) cache[dev].store(out, std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
 /**
@@ -36,14 +58,16 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   std::uint64_t const s0 = c0 / col.sidecar_stride;
   std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
-  if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
   constexpr int smem = block_smem_bytes<Config>();
   auto kernel        = decode_kernel<Config, W>;
   if constexpr (smem > 48 * 1024) {
     static cudaError_t const attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (attr != cudaSuccess) return attr;
   }
-  kernel<<<static_cast<unsigned>(blocks), Config::threads_per_block, smem, stream.get()>>>(
+  int resident = 0;
+  if (cudaError_t e = resident_blocks<Config>(kernel, smem, resident); e != cudaSuccess) return e;
+  std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
+  kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(
     col, s0, s1, out, window_begin, capacity);
   return cudaGetLastError();
 }

@@ -80,7 +80,8 @@ namespace detail {
 template <class Config>
 struct warp_smem {
   static constexpr int stage_bytes = Config::codes_per_batch * 16 + 16;
-  static constexpr int queue_bytes = Config::low_plane_bytes < 16 ? Config::codes_per_batch * 4 : 0;
+  static constexpr int queue_bytes =
+    Config::low_plane_bytes < 16 && Config::emit == emit_strategy::staged_bytes ? Config::codes_per_batch * 4 : 0;
   static constexpr int bytes       = stage_bytes + queue_bytes;
   static_assert(stage_bytes % 16 == 0, "staging must keep 16-byte alignment");
 };
@@ -106,6 +107,46 @@ __device__ __forceinline__ std::uint32_t byte_of(uint4 v, int b)
 {
   std::uint32_t const w = b < 4 ? v.x : b < 8 ? v.y : b < 12 ? v.z : v.w;
   return (w >> (8 * (b & 3))) & 0xFFu;
+}
+
+/**
+ * The drain shared by every emit strategy: copies staged bytes [shift, shift + total) to
+ * out[rel .. rel + total), clipped to the window [0, capacity). Chunks of 16 staged bytes map to
+ * 16-byte aligned output addresses; whole chunks go out as one streaming 16-byte store, the
+ * partial head and tail chunks as single bytes spread over the lanes (one byte per lane), and the
+ * neighbouring batch writes the other bytes of those chunks.
+ */
+__device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uint32_t shift, std::uint32_t total,
+                                            std::int64_t rel, unsigned char* out, std::uint64_t capacity,
+                                            unsigned lane)
+{
+  std::uint32_t const end = shift + total;
+  std::int64_t const rel0 = rel - static_cast<std::int64_t>(shift);  // output index of stage[0], 16-aligned
+  std::int64_t const cap  = static_cast<std::int64_t>(capacity);
+  auto put_byte = [&](std::uint32_t b) {
+    std::int64_t const r = rel0 + b;
+    if (r >= 0 && r < cap) out[r] = stage[b];
+  };
+  // Whole chunks [c0, c1): one streaming 16-byte store per lane and chunk.
+  std::uint32_t const c0 = (shift + 15) / 16, c1 = end / 16;
+  for (std::uint32_t i = c0 + lane; i < c1; i += 32) {
+    std::int64_t const r = rel0 + 16 * static_cast<std::int64_t>(i);
+    if (r >= 0 && r + 16 <= cap) {
+      __stcs(reinterpret_cast<uint4*>(out + r), *reinterpret_cast<uint4 const*>(stage + 16 * i));
+    } else {  // only at the edges of a row-range window
+      for (std::uint32_t b = 16 * i; b < 16 * i + 16; ++b) put_byte(b);
+    }
+  }
+  // Partial head chunk (bytes [shift, min(end, 16*c0))): lanes 0..15, one byte each.
+  // Partial tail chunk (bytes [16*c1, end), when it is not the head chunk): lanes 16..31.
+  std::uint32_t const head_end = min(end, 16 * c0);
+  if (lane < 16) {
+    std::uint32_t const b = (shift & ~15u) + lane;
+    if (b >= shift && b < head_end) put_byte(b);
+  } else {
+    std::uint32_t const b = 16 * c1 + (lane - 16);
+    if (16 * c1 >= head_end && b < end) put_byte(b);
+  }
 }
 
 /**
@@ -233,23 +274,7 @@ __device__ __forceinline__ void warp_decode_segment(column_view<W> const& col, s
     __syncwarp();
 
     // 7. drain --------------------------------------------------------------------------------
-    std::uint32_t const end     = shift + total;
-    std::uint32_t const nchunks = (end + 15) / 16;
-    std::int64_t const rel0     = rel - static_cast<std::int64_t>(shift);  // 16-aligned address
-    std::int64_t const cap      = static_cast<std::int64_t>(capacity);
-    for (std::uint32_t i = lane; i < nchunks; i += 32) {
-      std::uint32_t const b0 = max(shift, 16 * i);
-      std::uint32_t const b1 = min(end, 16 * i + 16);
-      std::int64_t const r   = rel0 + 16 * static_cast<std::int64_t>(i);
-      if (b0 == 16 * i && b1 == 16 * i + 16 && r >= 0 && r + 16 <= cap) {
-        __stcs(reinterpret_cast<uint4*>(out + r), *reinterpret_cast<uint4 const*>(stage + 16 * i));
-      } else {
-        for (std::uint32_t b = b0; b < b1; ++b) {
-          std::int64_t const rb = r + (b - 16 * i);
-          if (rb >= 0 && rb < cap) out[rb] = stage[b];
-        }
-      }
-    }
+    drain_stage(stage, shift, total, rel, out, capacity, lane);
     __syncwarp();
     cursor += total;
   }

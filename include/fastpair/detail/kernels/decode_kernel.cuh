@@ -3,16 +3,19 @@
 /**
  * @file decode_kernel.cuh
  * @brief Thin `__global__` entry points: the decode kernel (one warp per sidecar segment, the
- * work itself is in warp_decode.cuh), the sidecar regeneration pre-pass and the offsets copy.
+ * work itself is in warp_decode.cuh or warp_decode_words.cuh, per the config's emit strategy), the sidecar regeneration pre-pass and the offsets copy.
  *
- * Grid: block b, warp w decodes segment first_segment + b * (T/32) + w. Dynamic shared memory
- * holds one staging buffer + queue per warp (warp_smem<Config>).
+ * Grid: persistent, at most the number of blocks that fit on the GPU at once; global warp g
+ * decodes segments first_segment + g, + g + (number of warps), ... Dynamic shared memory holds one
+ * staging buffer + queue per warp (warp_smem<Config>). Measured (H200, 2026-11-29): with one
+ * segment per warp, block scheduling dominated short warps (3 batches of 256 codes each).
  */
 #pragma once
 
 #include <fastpair/config.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/warp_decode.cuh>
+#include <fastpair/detail/warp_decode_words.cuh>
 
 #include <cstdint>
 
@@ -24,11 +27,17 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   std::uint64_t window_begin, std::uint64_t capacity)
 {
   extern __shared__ __align__(16) unsigned char fastpair_smem[];
-  unsigned const warp      = threadIdx.x / 32;
-  std::uint64_t const seg  = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
-  if (seg >= end_segment) return;  // warp-uniform
-  warp_decode_segment<Config>(col, seg, out, window_begin, capacity,
-                              fastpair_smem + warp * warp_smem<Config>::bytes);
+  unsigned const warp       = threadIdx.x / 32;
+  unsigned char* const smem = fastpair_smem + warp * warp_smem<Config>::bytes;
+  std::uint64_t const warps = std::uint64_t{gridDim.x} * Config::warps_per_block;
+  // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
+  for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
+       seg < end_segment; seg += warps) {
+    if constexpr (Config::emit == emit_strategy::register_words)
+      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem);
+    else
+      warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
+  }
 }
 
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment). Codes that

@@ -1,0 +1,194 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file warp_decode_words.cuh
+ * @brief The register-words emit strategy (emit_strategy::register_words): one warp decodes one
+ * sidecar segment, assembling output words in registers instead of storing byte by byte.
+ *
+ * Why. The paper's kernel is bound by the L1/LSU wavefront rate, and 57 % of its wavefronts are
+ * byte-wide shared stores (DESIGN.md §4). Here each lane stores whole 32-bit words, so the shared
+ * stores per decoded byte drop by about 4x on long tokens.
+ *
+ * Who does what, per batch of 32·K codes (same planes, sidecar and drain as warp_decode.cuh):
+ *   1 input   lane ℓ owns the K CONSECUTIVE codes base + ℓK .. ℓK+K-1: one vector load (u16 x K)
+ *   2 gather  per code: length nibble + W low-plane bytes; tokens longer than W (W = 8) read
+ *             their high-plane bytes directly (no queue). Plane bytes past a token's length are
+ *             zero, so tokens can be OR-ed into words without masking.
+ *   3 scan    one warp exclusive scan of the lanes' segment lengths (a lane's K tokens are one
+ *             contiguous run of output)
+ *   4 words   each token is funnel-shifted onto the lane's partial word; every completed aligned
+ *             32-bit word is stored to the staging buffer with one 4-byte store
+ *   5 merge   a word straddling lanes ℓ-1 and ℓ: lane ℓ keeps its first word back, receives lane
+ *             ℓ-1's trailing partial word with one shuffle and stores the OR of both. K >= 4
+ *             guarantees a full lane's segment covers at least 4 bytes, so a word is shared by at
+ *             most two lanes. The last non-empty lane stores its own trailing partial word; bytes
+ *             of the stage outside [shift, shift + total) are never drained, so garbage there is
+ *             harmless.
+ *   6 drain   unchanged (drain_stage): 16-byte aligned streaming stores, byte-wise head/tail
+ *
+ * Measured rationale: DESIGN.md §6 (an early version of this idea, H200, 2026-11-29): 1.65x the
+ * authors' kernels on log_windows, 1.15-1.3x on short-token text; docs/BENCHMARKS.md has ours.
+ */
+#pragma once
+
+#include <fastpair/config.cuh>
+#include <fastpair/detail/warp_decode.cuh>
+
+#include <cub/warp/warp_scan.cuh>
+
+#include <cstdint>
+
+namespace fastpair::detail {
+
+/** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads. */
+template <int K>
+__device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
+                                                       std::uint64_t c_end, std::uint32_t (&code)[K])
+{
+  constexpr int V = K % 8 == 0 ? 8 : K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;  // codes per vector load
+  std::uint16_t const* p = codes + idx0;
+  bool const full        = idx0 + K <= c_end;
+  if (V > 1 && full && (reinterpret_cast<std::uintptr_t>(p) % (2 * V)) == 0) {
+#pragma unroll
+    for (int v = 0; v < K / V; ++v) {
+      if constexpr (V == 8) {
+        uint4 const x = __ldg(reinterpret_cast<uint4 const*>(p) + v);
+        std::uint32_t const w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          code[8 * v + 2 * i]     = w[i] & 0xFFFFu;
+          code[8 * v + 2 * i + 1] = w[i] >> 16;
+        }
+      } else if constexpr (V == 4) {
+        uint2 const x = __ldg(reinterpret_cast<uint2 const*>(p) + v);
+        code[4 * v]     = x.x & 0xFFFFu;
+        code[4 * v + 1] = x.x >> 16;
+        code[4 * v + 2] = x.y & 0xFFFFu;
+        code[4 * v + 3] = x.y >> 16;
+      } else if constexpr (V == 2) {
+        std::uint32_t const x = __ldg(reinterpret_cast<std::uint32_t const*>(p) + v);
+        code[2 * v]     = x & 0xFFFFu;
+        code[2 * v + 1] = x >> 16;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) code[k] = idx0 + k < c_end ? __ldg(p + k) : 0u;
+  }
+}
+
+/** @brief Decodes segment `seg` of `col` with one warp (register_words strategy). */
+template <class Config, int W>
+__device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
+                                                          unsigned char* out, std::uint64_t window_begin,
+                                                          std::uint64_t capacity, unsigned char* smem)
+{
+  constexpr int K     = Config::tokens_per_thread;
+  constexpr int BATCH = Config::codes_per_batch;
+  static_assert(K >= 4, "a lane's segment must cover at least one whole word");
+  static_assert(W == Config::low_plane_bytes, "the column's W must match the config's W");
+  using lo_t   = typename lo_word<W>::type;
+  using scan_t = cub::WarpScan<std::uint32_t>;
+  unsigned const lane = threadIdx.x & 31u;
+
+  unsigned char* stage    = smem;  // [stage_bytes], 16-byte aligned
+  std::uint32_t* stage32  = reinterpret_cast<std::uint32_t*>(stage);
+  std::uint64_t const c_begin = seg * col.sidecar_stride;
+  std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
+  std::uint64_t cursor        = col.sidecar[seg];
+  std::uint32_t errors        = 0;
+  typename scan_t::TempStorage scan_storage;  // shuffle-based: no shared memory is used
+
+  for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
+    // 1-2. input + gather ---------------------------------------------------------------------
+    std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
+    std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
+    load_consecutive_codes<K>(col.codes, idx0, c_end, code);
+    std::uint32_t len[K];
+    uint4 tok[K];  // token bytes, little-endian words, zero past the length
+    std::uint32_t seg_len = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      std::uint32_t c = code[k];
+      if (c >= col.num_tokens) {
+        errors |= code_out_of_range;
+        c = 0;
+      }
+      std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+      len[k]                  = idx0 + k < c_end ? nib + 1 : 0;
+      lo_t const lo           = __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
+      if constexpr (W == 16) {
+        tok[k] = lo;
+      } else {
+        tok[k] = make_uint4(lo.x, lo.y, 0u, 0u);
+        if (len[k] > 8) {
+          uint2 const hi = __ldg(reinterpret_cast<uint2 const*>(col.hi) + c);
+          tok[k].z       = hi.x;
+          tok[k].w       = hi.y;
+        }
+      }
+      if (len[k] == 0) tok[k] = make_uint4(0u, 0u, 0u, 0u);  // past the segment: contributes nothing
+      seg_len += len[k];
+    }
+
+    // 3. scan ---------------------------------------------------------------------------------
+    std::uint32_t off = 0, total = 0;
+    scan_t(scan_storage).ExclusiveSum(seg_len, off, total);
+    std::int64_t const rel    = static_cast<std::int64_t>(cursor - window_begin);
+    std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
+
+    // 4. assemble words -----------------------------------------------------------------------
+    std::uint32_t const p0     = shift + off;
+    std::uint32_t const wfirst = p0 >> 2;
+    bool const head_shared     = (p0 & 3u) != 0;  // first word shared with the left lane
+    std::uint32_t wi = wfirst, fill = p0 & 3u, cur = 0, first_word = 0;
+    bool have_first = false;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      std::uint32_t const sh = 8 * fill;
+      std::uint32_t const w0 = cur | (tok[k].x << sh);
+      std::uint32_t const w1 = __funnelshift_l(tok[k].x, tok[k].y, sh);
+      std::uint32_t const w2 = __funnelshift_l(tok[k].y, tok[k].z, sh);
+      std::uint32_t const w3 = __funnelshift_l(tok[k].z, tok[k].w, sh);
+      std::uint32_t const w4 = __funnelshift_l(tok[k].w, 0u, sh);
+      std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..4
+      std::uint32_t const w[4] = {w0, w1, w2, w3};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (static_cast<std::uint32_t>(j) < n) {
+          if (head_shared && wi + j == wfirst) {
+            first_word = w[j];
+            have_first = true;
+          } else {
+            stage32[wi + j] = w[j];
+          }
+        }
+      }
+      cur = n == 0 ? w0 : n == 1 ? w1 : n == 2 ? w2 : n == 3 ? w3 : w4;
+      wi += n;
+      fill = (fill + len[k]) & 3u;
+    }
+
+    // 5. merge the words shared by neighbouring lanes ------------------------------------------
+    std::uint32_t left = __shfl_up_sync(0xFFFFFFFFu, cur, 1);
+    if (lane == 0) left = 0;  // lane 0's head bytes lie before `shift`: never drained
+    std::uint32_t const next_len = __shfl_down_sync(0xFFFFFFFFu, seg_len, 1);
+    bool const last_nonempty     = seg_len > 0 && (lane == 31 || next_len == 0);
+    if (seg_len > 0) {
+      if (head_shared && have_first) stage32[wfirst] = first_word | left;
+      if (fill != 0 && last_nonempty) stage32[wi] = (head_shared && !have_first) ? (cur | left) : cur;
+    }
+    __syncwarp();
+
+    // 6. drain --------------------------------------------------------------------------------
+    drain_stage(stage, shift, total, rel, out, capacity, lane);
+    __syncwarp();
+    cursor += total;
+  }
+
+  if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;
+  errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+  if (lane == 0 && errors) atomicOr(col.error, errors);
+}
+
+}  // namespace fastpair::detail
