@@ -11,6 +11,18 @@
 
 namespace fastpair {
 
+/** @brief How a warp writes decoded tokens into its shared-memory staging buffer. */
+enum class emit_strategy {
+  /// The paper's Algorithm 1: lane ℓ owns codes ℓ + 32k; byte-wise shared stores; long tokens go
+  /// through a ballot queue (W = 8) with H hoisted rounds.
+  staged_bytes,
+  /// Lane ℓ owns K consecutive codes (one contiguous output segment, one vector code load, one
+  /// warp scan); tokens are assembled into aligned 32-bit words in registers with funnel shifts
+  /// and stored 4 bytes at a time; the word shared by two lanes is merged through one shuffle.
+  /// Needs K >= 4 (so a lane's segment spans at least one whole word); H is unused.
+  register_words,
+};
+
 /**
  * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
  *
@@ -27,15 +39,17 @@ namespace fastpair {
  * @tparam ThreadsPerBlock T: 64, 128, 256 or 512.
  * @tparam MinBlocksPerSm B: `__launch_bounds__(T, B)` minimum resident blocks per SM, 1..8; caps
  *         registers at about 65536 / (T·B).
+ * @tparam Emit **[optional]** the emit strategy; default: emit_strategy::staged_bytes (the paper's).
  */
 template <int TokensPerThread, int LowPlaneBytes, int HoistedRounds, int ThreadsPerBlock,
-          int MinBlocksPerSm>
+          int MinBlocksPerSm, emit_strategy Emit = emit_strategy::staged_bytes>
 struct decode_config {
   static constexpr int tokens_per_thread = TokensPerThread;  ///< K
   static constexpr int low_plane_bytes   = LowPlaneBytes;    ///< W
   static constexpr int hoisted_rounds    = HoistedRounds;    ///< H
   static constexpr int threads_per_block = ThreadsPerBlock;  ///< T
   static constexpr int min_blocks_per_sm = MinBlocksPerSm;   ///< B
+  static constexpr emit_strategy emit    = Emit;
   static constexpr int warps_per_block   = ThreadsPerBlock / 32;
   static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
 
@@ -46,13 +60,15 @@ struct decode_config {
                   ThreadsPerBlock == 512,
                 "T (threads per block) must be 64, 128, 256 or 512");
   static_assert(MinBlocksPerSm >= 1 && MinBlocksPerSm <= 8, "B (min blocks per SM) must be in 1..8");
+  static_assert(Emit != emit_strategy::register_words || TokensPerThread >= 4,
+                "the register_words strategy needs K >= 4");
 };
 
 /** @brief True if `C` is a specialization of decode_config. */
 template <class C>
 struct is_decode_config : std::false_type {};
-template <int K, int W, int H, int T, int B>
-struct is_decode_config<decode_config<K, W, H, T, B>> : std::true_type {};
+template <int K, int W, int H, int T, int B, emit_strategy E>
+struct is_decode_config<decode_config<K, W, H, T, B, E>> : std::true_type {};
 
 /**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
@@ -61,14 +77,16 @@ struct is_decode_config<decode_config<K, W, H, T, B>> : std::true_type {};
 template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4>;
 
-/** @brief "k6.w8.h1.t256.b4": the config's name in test names, benchmark names and logs. */
+/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words): the config's name in test
+ *  names, benchmark names and logs. */
 template <class Config>
 std::string config_name()
 {
   return "k" + std::to_string(Config::tokens_per_thread) + ".w" +
          std::to_string(Config::low_plane_bytes) + ".h" + std::to_string(Config::hoisted_rounds) +
          ".t" + std::to_string(Config::threads_per_block) + ".b" +
-         std::to_string(Config::min_blocks_per_sm);
+         std::to_string(Config::min_blocks_per_sm) +
+         (Config::emit == emit_strategy::register_words ? ".words" : "");
 }
 
 }  // namespace fastpair

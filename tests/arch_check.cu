@@ -1,0 +1,13 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// Build-only check (compiled for sm_80, sm_90 and the newest toolkit architecture): instantiates
+// the automatic configuration, the paper's configuration and a register_words configuration.
+#include <fastpair/fastpair.cuh>
+
+void fastpair_arch_check(fastpair::device_column const& col, fastpair::string_column_view<std::int64_t> out,
+                         fastpair::string_column_view<std::int32_t> out32, cudaStream_t s)
+{
+  fastpair::decode_column(col, out, s);
+  fastpair::decode_column<fastpair::paper_config<8>>(col, out32, s);
+  fastpair::decode_column<fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words>>(col, out, s);
+}
