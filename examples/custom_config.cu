@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instantiating a user-defined decode configuration and timing it against the automatic one.
 //
-// decode_config<K, W, H, T, B> fixes the decoder's shape at compile time (config.cuh documents
+// decode_config<K, W, H, T, B[, Emit]> fixes the decoder's shape at compile time (config.cuh documents
 // each knob). W must equal the prepared column's low-plane width, so a program that accepts any
 // column instantiates its config for both W = 8 and W = 16 and picks one at run time.
 //
@@ -25,6 +25,12 @@
 // at least 8 blocks per SM (B). W comes from the column.
 template <int W>
 using my_config = fastpair::decode_config</*K*/ 4, W, /*H*/ 2, /*T*/ 128, /*B*/ 8>;
+
+// The same knobs with the other emit strategy (the sixth, optional parameter): each lane owns K
+// consecutive codes and assembles 32-bit words in registers (H is unused; needs K >= 4).
+template <int W>
+using my_words_config =
+  fastpair::decode_config</*K*/ 8, W, /*H*/ 0, /*T*/ 128, /*B*/ 4, fastpair::emit_strategy::register_words>;
 
 namespace {
 
@@ -66,10 +72,11 @@ template <int W>
 bool compare(fastpair::device_column const& dcol, fastpair::host_strings const& expect, cudaStream_t s)
 {
   double const bytes = static_cast<double>(dcol.decoded_bytes());
-  bool ok_auto = false, ok_paper = false, ok_mine = false;
+  bool ok_auto = false, ok_paper = false, ok_mine = false, ok_words = false;
   double const t_auto  = time_config<fastpair::auto_config>(dcol, expect, s, &ok_auto);
   double const t_paper = time_config<fastpair::paper_config<W>>(dcol, expect, s, &ok_paper);
   double const t_mine  = time_config<my_config<W>>(dcol, expect, s, &ok_mine);
+  double const t_words = time_config<my_words_config<W>>(dcol, expect, s, &ok_words);
   auto line = [&](char const* what, std::string const& name, double t, bool ok) {
     std::printf("  %-8s %-22s %9.3f ms  %8.1f GB/s  %s\n", what, name.c_str(), t * 1e3, bytes / t / 1e9,
                 ok ? "ok" : "MISMATCH");
@@ -77,7 +84,8 @@ bool compare(fastpair::device_column const& dcol, fastpair::host_strings const& 
   line("auto", "(per-architecture)", t_auto, ok_auto);
   line("paper", fastpair::config_name<fastpair::paper_config<W>>(), t_paper, ok_paper);
   line("custom", fastpair::config_name<my_config<W>>(), t_mine, ok_mine);
-  return ok_auto && ok_paper && ok_mine;
+  line("custom", fastpair::config_name<my_words_config<W>>(), t_words, ok_words);
+  return ok_auto && ok_paper && ok_mine && ok_words;
 }
 
 }  // namespace
