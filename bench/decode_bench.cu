@@ -3,7 +3,8 @@
 // GPU decode throughput on the real columns of ../shared/data (first 4 MiB of each, encoded with
 // each codec, tiled to >= 1 GB of output), side by side in one run:
 //   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs)
-//   decode/<column>/<codec>/cfg:paper   the paper's configuration (K=6, H=1, T=256, B=4, W auto)
+//   decode/<column>/<codec>/cfg:paper   the paper's configuration (K=6, H=1, T=256, B=4, W by the
+//                                       paper's rule: 16 iff > 60 % of tokens exceed 8 bytes)
 //   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1)
 //   copy/<column>/<codec>               a device-to-device copy of the same output size
 // Environment: FASTPAIR_BENCH_COLUMNS (comma list), FASTPAIR_BENCH_CODECS (comma list),
@@ -110,9 +111,9 @@ int main(int argc, char** argv)
       benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:auto").c_str(),
                                    [column, kind](benchmark::State& s) { bench_config<fastpair::auto_config>(s, column, kind); })
         ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
-      // The paper's config for the column's automatic W (resolved when the benchmark runs).
+      // The paper's config with the paper's W rule (resolved when the benchmark runs).
       benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:paper").c_str(), [column, kind](benchmark::State& s) {
-        if (fb::get_column(column, kind).dcol.low_plane_bytes() == 16) bench_paper<16>(s, column, kind);
+        if (fb::paper_w(column, kind) == 16) bench_paper<16>(s, column, kind);
         else bench_paper<8>(s, column, kind);
       })->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
       if (sweep)

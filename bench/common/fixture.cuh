@@ -76,17 +76,37 @@ struct prepared {
   string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), dcol.num_rows(), chars.size()}; }
 };
 
+/** The encoded (untiled) column `name` with codec `kind`, cached. */
+inline compressed_column const& get_source(std::string const& name, codec kind)
+{
+  static std::map<std::string, compressed_column> cache;
+  std::string const key = name + "/" + codec_name(kind);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  auto const rows = testing::load_column(name, source_bytes());
+  return cache.emplace(key, compress(rows, kind)).first->second;
+}
+
+/** The W the paper's rule picks for a column (W = 16 iff > 60 % of coded tokens exceed 8 bytes). */
+inline int paper_w(std::string const& name, codec kind)
+{
+  auto const& src = get_source(name, kind);
+  return choose_low_plane_bytes(kind, token_length_histogram(src));
+}
+
 /** Loads (once) column `name` encoded with `kind`, tiled to target_bytes(), prepared with W `w`
- *  (0 = automatic). Verifies one GPU decode against the CPU reference of the untiled column. */
+ *  (0 = automatic for this GPU). Verifies one GPU decode against the CPU reference of the untiled
+ *  column. Columns are cached by resolved W, so the automatic and an explicit equal W share one. */
 inline prepared& get_column(std::string const& name, codec kind, int w = 0)
 {
   static std::map<std::string, std::unique_ptr<prepared>> cache;
-  std::string const key = name + "/" + codec_name(kind) + "/" + std::to_string(w);
+  auto const& src = get_source(name, kind);
+  auto const hist = token_length_histogram(src);
+  if (w == 0) w = detail::auto_low_plane_bytes(kind, hist, detail::current_arch_bucket());
+  std::string const key = name + "/" + codec_name(kind) + "/w" + std::to_string(w);
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
-  auto p  = std::make_unique<prepared>();
-  p->name = key;
-  auto const rows = testing::load_column(name, source_bytes());
-  p->source       = compress(rows, kind);
+  auto p    = std::make_unique<prepared>();
+  p->name   = key;
+  p->source = src;
   auto const tiled = tile_column(p->source, target_bytes());
   prepare_options opt;
   opt.low_plane_bytes = w;
@@ -94,10 +114,9 @@ inline prepared& get_column(std::string const& name, codec kind, int w = 0)
   p->dcol    = device_column::prepare(tiled, {}, opt);
   p->offsets = device_buffer<std::int64_t>(p->dcol.num_rows() + 1, {});
   p->chars   = device_buffer<char>(p->dcol.decoded_bytes(), {});
-  auto const h = token_length_histogram(p->source);
-  p->mean_token = mean_token_length(h);
-  p->share_le8  = 1.0 - share_longer_than(h, 8);
-  p->ratio      = static_cast<double>(rows.chars.size()) / static_cast<double>(column_stored_size(p->source).paper());
+  p->mean_token = mean_token_length(hist);
+  p->share_le8  = 1.0 - share_longer_than(hist, 8);
+  p->ratio      = static_cast<double>(src.decoded_bytes()) / static_cast<double>(column_stored_size(src).paper());
   // Correctness gate: the first copy of the tile must equal the CPU reference.
   decode_column(p->dcol, p->out(), {});
   std::vector<char> head(p->source.decoded_bytes());

@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <fastpair/detail/arch.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/kernels/decode_kernel.cuh>
 #include <fastpair/detail/warp_decode.cuh>
@@ -27,7 +28,7 @@ namespace fastpair {
 
 /** @brief Options of device_column::prepare. */
 struct prepare_options {
-  int low_plane_bytes = 0;       ///< W: 8 or 16; 0 = automatic (choose_low_plane_bytes)
+  int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)
   bool validate       = true;    ///< validate the host column first (recommended for untrusted input)
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
 };
@@ -64,7 +65,8 @@ class device_column {
     d.row_byte_offsets_host_ = col.row_byte_offsets;
     d.row_code_offsets_host_ = col.row_code_offsets;
     d.histogram_             = token_length_histogram(col);
-    int const w = opt.low_plane_bytes ? opt.low_plane_bytes : choose_low_plane_bytes(col.kind, d.histogram_);
+    int const w = opt.low_plane_bytes ? opt.low_plane_bytes
+                                      : detail::auto_low_plane_bytes(col.kind, d.histogram_, detail::current_arch_bucket());
     FASTPAIR_EXPECTS(w == 8 || w == 16, "low_plane_bytes must be 0 (auto), 8 or 16");
     d.w_ = w;
     dictionary_planes const planes = build_planes(col.kind, col.dict, w);
@@ -148,6 +150,8 @@ class device_column {
     check_rows(row_begin, row_end);
     return row_byte_offsets_host_[row_end] - row_byte_offsets_host_[row_begin];
   }
+  /** @brief Mean decoded bytes per code (used by the automatic config). */
+  double mean_token_length() const noexcept { return fastpair::mean_token_length(histogram_); }
   /** @brief Token-length histogram of the coded stream (used for the automatic config). */
   length_histogram const& histogram() const noexcept { return histogram_; }
   std::vector<std::uint64_t> const& row_code_offsets() const noexcept { return row_code_offsets_host_; }

@@ -1,0 +1,32 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// The automatic low-plane width per architecture (host logic, no GPU needed).
+#include <fastpair/detail/arch.cuh>
+
+#include <catch2/catch.hpp>
+
+using fastpair::arch_bucket;
+using fastpair::codec;
+
+TEST_CASE("automatic W per architecture", "[tuning]")
+{
+  fastpair::length_histogram short_tokens{}, long_tokens{};
+  short_tokens[3] = 90;
+  short_tokens[12] = 10;
+  long_tokens[3]  = 30;
+  long_tokens[12] = 70;
+  using fastpair::detail::auto_low_plane_bytes;
+  // The paper's rule off sm_90: W = 16 iff more than 60 % of coded tokens exceed 8 bytes.
+  for (auto a : {arch_bucket::generic, arch_bucket::sm80}) {
+    CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);
+    CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
+  }
+  // sm_90 and newer: the register_words kernel with W = 16 for OnPair, whatever the mix.
+  for (auto a : {arch_bucket::sm90, arch_bucket::sm100}) {
+    CHECK(auto_low_plane_bytes(codec::onpair12, short_tokens, a) == 16);
+    CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
+  }
+  // FSST-12 tokens fit the low plane everywhere.
+  for (auto a : {arch_bucket::generic, arch_bucket::sm80, arch_bucket::sm90, arch_bucket::sm100})
+    CHECK(auto_low_plane_bytes(codec::fsst12, long_tokens, a) == 8);
+}
