@@ -66,22 +66,6 @@ inline std::string device_description(int dev)
   return buf;
 }
 
-/** Name of the configuration decode_column<auto_config> uses on the current device for W. */
-inline std::string auto_config_name(int w)
-{
-  int dev = 0, major = 0;
-  FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
-  FASTPAIR_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  auto pick = [&](auto w_tag) -> std::string {
-    constexpr int W = decltype(w_tag)::value;
-    if (major >= 10) return config_name<typename default_config<arch_bucket::sm100, W>::type>();
-    if (major == 9) return config_name<typename default_config<arch_bucket::sm90, W>::type>();
-    if (major == 8) return config_name<typename default_config<arch_bucket::sm80, W>::type>();
-    return config_name<typename default_config<arch_bucket::generic, W>::type>();
-  };
-  return w == 16 ? pick(std::integral_constant<int, 16>{}) : pick(std::integral_constant<int, 8>{});
-}
-
 /** An owned CUDA stream, destroyed last (declare it before the buffers that use it). */
 class owned_stream {
  public:
@@ -181,7 +165,7 @@ inline gpu_decode_result decode_on_gpu(compressed_column const& col, std::uint64
   }
   res.prepare_s       = std::chrono::duration<double>(clock::now() - t0).count();
   res.low_plane_bytes = dcol.low_plane_bytes();
-  res.config          = auto_config_name(res.low_plane_bytes);
+  res.config          = fastpair::auto_config_name(dcol);
 
   string_column<std::int64_t> out;
   out.num_rows = r1 - r0;
@@ -321,7 +305,7 @@ inline bench_result run_benchmark(compressed_column const& source, bench_options
     dcol = device_column::prepare(*col, s, opt);
   }
   res.low_plane_bytes = dcol.low_plane_bytes();
-  res.config          = auto_config_name(res.low_plane_bytes);
+  res.config          = fastpair::auto_config_name(dcol);
 
   std::uint64_t const bytes = res.decoded_bytes;
   device_buffer<char> chars(bytes, s), copy_dst(bytes, s);

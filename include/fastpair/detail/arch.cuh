@@ -29,7 +29,7 @@ inline arch_bucket current_arch_bucket() noexcept
 
 /**
  * The automatic W for a column on an architecture. sm_90+: 16 for the OnPair codecs, because the
- * register_words kernel with W = 16 was within 7 % of the best measured config on every OnPair
+ * register_words kernel with W = 16 was within 8 % of the best measured config on every OnPair
  * column, short-token text included (H200, docs/BENCHMARKS.md "Automatic configuration"); 8 for
  * FSST-12 (tokens fit the low plane). Elsewhere: the paper's rule, choose_low_plane_bytes().
  */

@@ -20,6 +20,9 @@
 #include <cuda/stream_ref>
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 namespace fastpair {
 
@@ -36,7 +39,7 @@ struct default_config {
 
 /// sm_90 (H200, 2026-11-29, 5 columns x 3 codecs tiled to 1 GB, 23 configs, docs/BENCHMARKS.md):
 /// W = 16: register_words K=8 T=256 B=3 — best on every OnPair column (log_windows OnPair-16
-/// 1724 GB/s vs 1298 for the paper's config) and >= 0.93 of the best on short-token text.
+/// 1724 GB/s vs 1298 for the paper's config) and >= 0.93 of the best on short-token OnPair text.
 template <bool LongTokens>
 struct default_config<arch_bucket::sm90, 16, LongTokens> {
   using type = decode_config<8, 16, 0, 256, 3, emit_strategy::register_words>;
@@ -59,36 +62,46 @@ struct default_config<arch_bucket::sm100, W, LongTokens> : default_config<arch_b
 
 namespace detail {
 
-template <arch_bucket A, int W, bool L>
-cudaError_t launch_default(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                           std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream)
-{
-  using config = typename default_config<A, W, L>::type;
-  return launch_decode<config>(col.view<W>(), c0, c1, out, window_begin, capacity, stream);
-}
-
-template <arch_bucket A>
-cudaError_t launch_default_for(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                               std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream)
+/** Calls f(std::common_type<Config>{}) with the automatic config for `col` on architecture `a`. */
+template <arch_bucket A, class F>
+decltype(auto) with_default_config(device_column const& col, F&& f)
 {
   bool const long_tokens = col.mean_token_length() >= 6.0;
   if (col.low_plane_bytes() == 16)
-    return long_tokens ? launch_default<A, 16, true>(col, c0, c1, out, window_begin, capacity, stream)
-                       : launch_default<A, 16, false>(col, c0, c1, out, window_begin, capacity, stream);
-  return long_tokens ? launch_default<A, 8, true>(col, c0, c1, out, window_begin, capacity, stream)
-                     : launch_default<A, 8, false>(col, c0, c1, out, window_begin, capacity, stream);
+    return long_tokens ? f(std::common_type<typename default_config<A, 16, true>::type>{})
+                       : f(std::common_type<typename default_config<A, 16, false>::type>{});
+  return long_tokens ? f(std::common_type<typename default_config<A, 8, true>::type>{})
+                     : f(std::common_type<typename default_config<A, 8, false>::type>{});
 }
 
-/** Runtime (arch, W, token length class) -> compile-time config. */
-inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                                 std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream)
+/** Runtime (arch of the current device, W, token length class) -> compile-time config -> f. */
+template <class F>
+decltype(auto) with_auto_config(device_column const& col, F&& f)
 {
   switch (current_arch_bucket()) {
     case arch_bucket::sm100:
-    case arch_bucket::sm90: return launch_default_for<arch_bucket::sm90>(col, c0, c1, out, window_begin, capacity, stream);
-    default: return launch_default_for<arch_bucket::generic>(col, c0, c1, out, window_begin, capacity, stream);
+    case arch_bucket::sm90: return with_default_config<arch_bucket::sm90>(col, std::forward<F>(f));
+    default: return with_default_config<arch_bucket::generic>(col, std::forward<F>(f));
   }
 }
 
+/** Launches the automatic config. */
+inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
+                                 std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream)
+{
+  return with_auto_config(col, [&](auto tag) {
+    using config = typename decltype(tag)::type;
+    return launch_decode<config>(col.view<config::low_plane_bytes>(), c0, c1, out, window_begin, capacity, stream);
+  });
+}
+
 }  // namespace detail
+
+/** @brief Name (config_name) of the configuration decode_column() picks for `col` on the current
+ *  device, e.g. "k8.w16.h0.t256.b3.words". */
+inline std::string auto_config_name(device_column const& col)
+{
+  return detail::with_auto_config(col, [](auto tag) { return config_name<typename decltype(tag)::type>(); });
+}
+
 }  // namespace fastpair
