@@ -14,6 +14,8 @@
 #         ncu      scripts/ncu-counters.sh (LSU wavefronts per byte, DRAM, L1)
 #         nvcomp   nvCOMP LZ4/Snappy/Zstd/GDeflate/ANS on all columns (needs fastpair_bench_nvcomp)
 #         all      every part above, one after another (for a machine without a time limit)
+#         suite:C1,C2 / fig4:C1,C2 / nvcomp:C1,C2   the same on the named columns (e.g. to redo
+#                  columns a part skipped when its budget ran out); folder suite-C1-C2
 #   Each part writes OUTDIR/<part>/ (JSON from --benchmark_out, text logs, env.txt); with --tar,
 #   each part is packed into OUTDIR/fastpair-bench-<part>.tgz and its folder removed (one file
 #   per part, for transports that return few files).
@@ -77,35 +79,40 @@ run_bench() {  # run_bench DIR NAME EXE [env...] -- ; JSON to DIR/NAME.json, log
   local t0=$SECONDS
   env "$@" "$exe" --benchmark_out="$dir/$name.json" --benchmark_out_format=json > "$dir/$name.log" 2>&1
   local rc=$?
-  echo "$name rc=$rc $((SECONDS - t0))s" | tee -a "$dir/summary.txt"
+  local errs; errs=$(grep -c "ERROR OCCURRED" "$dir/$name.log")
+  echo "$name rc=$rc $((SECONDS - t0))s benchmark_errors=$errs" | tee -a "$dir/summary.txt"
+  [ "$errs" -eq 0 ] || rc=${rc/#0/3}
   return $rc
 }
 
 status=0
 for part in "${parts[@]}"; do
-  dir="$out/$part"; mkdir -p "$dir"; : > "$dir/summary.txt"
+  pname=$(echo "$part" | tr ':,' '--')  # folder/archive name: suite:urls,zh_text -> suite-urls-zh_text
+  dir="$out/$pname"; mkdir -p "$dir"; : > "$dir/summary.txt"
   write_env "$dir/env.txt"
   start=$SECONDS
   over_budget() { [ $((SECONDS - start)) -ge "$budget" ]; }
+  cols=${part_columns[$part]:-}
+  case "$part" in *:*) cols=$(echo "${part#*:}" | tr ',' ' ');; esac
   case "$part" in
     env) cat "$dir/env.txt" ;;
-    suite1|suite2|suite3)
-      for c in ${part_columns[$part]}; do
+    suite1|suite2|suite3|suite:*)
+      for c in $cols; do
         if over_budget; then echo "SKIPPED $c (part budget ${budget}s spent)" | tee -a "$dir/summary.txt"; status=1; continue; fi
         run_bench "$dir" "baselines_$c" "$bin/fastpair_bench_baselines" FASTPAIR_BENCH_COLUMNS="$c" || status=1
       done ;;
     sweeps)
       run_bench "$dir" sweeps_fig23 "$bin/fastpair_bench_sweeps" FASTPAIR_SWEEP=fig2,fig3 || status=1 ;;
-    fig4a|fig4b)
-      for c in ${part_columns[$part]}; do
+    fig4a|fig4b|fig4:*)
+      for c in $cols; do
         if over_budget; then echo "SKIPPED $c (part budget ${budget}s spent)" | tee -a "$dir/summary.txt"; status=1; continue; fi
         run_bench "$dir" "sweeps_fig4_$c" "$bin/fastpair_bench_sweeps" FASTPAIR_SWEEP=fig4 FASTPAIR_BENCH_COLUMNS="$c" || status=1
       done ;;
     ncu)
       FASTPAIR_BENCH_BIN=$bin "$root/scripts/ncu-counters.sh" "$dir" 2>&1 | tee -a "$dir/summary.txt"
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
-    nvcomp)
-      for c in ${part_columns[$part]}; do
+    nvcomp|nvcomp:*)
+      for c in $cols; do
         if over_budget; then echo "SKIPPED $c (part budget ${budget}s spent)" | tee -a "$dir/summary.txt"; status=1; continue; fi
         run_bench "$dir" "nvcomp_$c" "$bin/fastpair_bench_nvcomp" FASTPAIR_BENCH_COLUMNS="$c" || status=1
       done ;;
@@ -113,7 +120,7 @@ for part in "${parts[@]}"; do
   esac
   echo "part $part done in $((SECONDS - start))s" | tee -a "$dir/summary.txt"
   if [ $tar_parts -eq 1 ]; then
-    tar -C "$out" -czf "$out/fastpair-bench-$part.tgz" "$part" && rm -rf "$dir"
+    tar -C "$out" -czf "$out/fastpair-bench-$pname.tgz" "$pname" && rm -rf "$dir"
   fi
 done
 exit $status
