@@ -191,29 +191,6 @@ void bench_cpu(benchmark::State& state, std::string const& column, codec kind)
   state.counters["threads"] = threads;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The name of the configuration decode_column() picks for a prepared column (mirrors
-// detail::dispatch_auto; used only as the benchmark's label in the JSON).
-template <fastpair::arch_bucket A>
-std::string auto_label_for(fastpair::device_column const& c)
-{
-  bool const long_tokens = c.mean_token_length() >= 6.0;
-  if (c.low_plane_bytes() == 16)
-    return long_tokens ? fastpair::config_name<typename fastpair::default_config<A, 16, true>::type>()
-                       : fastpair::config_name<typename fastpair::default_config<A, 16, false>::type>();
-  return long_tokens ? fastpair::config_name<typename fastpair::default_config<A, 8, true>::type>()
-                     : fastpair::config_name<typename fastpair::default_config<A, 8, false>::type>();
-}
-
-std::string auto_label(fastpair::device_column const& c)
-{
-  switch (fastpair::detail::current_arch_bucket()) {
-    case fastpair::arch_bucket::sm100:
-    case fastpair::arch_bucket::sm90: return auto_label_for<fastpair::arch_bucket::sm90>(c);
-    default: return auto_label_for<fastpair::arch_bucket::generic>(c);
-  }
-}
-
 template <class Config>
 void bench_config(benchmark::State& state, std::string const& column, codec kind)
 {
@@ -221,7 +198,7 @@ void bench_config(benchmark::State& state, std::string const& column, codec kind
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, p.out(), s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
   fb::set_decode_counters(state, p, times);
-  if constexpr (std::is_same_v<Config, fastpair::auto_config>) state.SetLabel(auto_label(p.dcol));
+  if constexpr (std::is_same_v<Config, fastpair::auto_config>) state.SetLabel(fastpair::auto_config_name(p.dcol));
   else state.SetLabel(fastpair::config_name<Config>());
 }
 
@@ -269,7 +246,7 @@ void profile_config(benchmark::State& state, std::string const& column, codec ki
     FASTPAIR_CUDA_TRY(cudaProfilerStop());
   }
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
-  if constexpr (std::is_same_v<Config, fastpair::auto_config>) state.SetLabel(auto_label(p.dcol));
+  if constexpr (std::is_same_v<Config, fastpair::auto_config>) state.SetLabel(fastpair::auto_config_name(p.dcol));
   else state.SetLabel(fastpair::config_name<Config>());
   state.counters["decoded_bytes"] = static_cast<double>(p.dcol.decoded_bytes());
   state.counters["num_codes"]     = static_cast<double>(p.dcol.num_codes());

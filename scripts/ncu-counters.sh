@@ -79,7 +79,7 @@ run_one() {  # run_one COLUMN CODEC CFG METRICS PREFIX [extra env...]
   env "$@" FASTPAIR_BENCH_PROFILE=1 FASTPAIR_BENCH_COLUMNS="$column" FASTPAIR_BENCH_CODECS="$codec" \
     "$ncu" --clock-control none --profile-from-start off --kernel-name regex:decode_kernel --launch-count 1 \
       --metrics "$(echo $mlist | tr ' ' ',')" --export "$prefix" --force-overwrite \
-      "$bin" --benchmark_filter="^profile/$column/$codec/cfg:$cfg\$" \
+      "$bin" --benchmark_filter="^profile/$column/$codec/cfg:$cfg/" \
       --benchmark_out="$prefix.bench.json" --benchmark_out_format=json > "$prefix.log" 2>&1 || return 1
   [ -f "$prefix.ncu-rep" ] || return 1
   "$ncu" --import "$prefix.ncu-rep" --csv --page raw > "$prefix.csv" 2>> "$prefix.log" || return 1

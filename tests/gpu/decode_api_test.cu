@@ -46,7 +46,9 @@ TEST_CASE("a column without a sidecar gets one regenerated on the GPU", "[gpu][d
   auto col = sample_column(codec::onpair12, 4000, 5);
   auto const stored = col.sidecar;
   col.sidecar.clear();
-  auto const dcol = fastpair::device_column::prepare(col);
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = 8;
+  auto const dcol = fastpair::device_column::prepare(col, {}, opt);
   ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
   // The regenerated sidecar equals the one computed on the host.
   auto const v = dcol.view<8>();
@@ -107,21 +109,25 @@ TEST_CASE("corrupt device data is reported and never written outside the output"
 {
   auto const col    = sample_column(codec::onpair12, 3000, 11);
   auto const expect = fastpair::decode_reference(col);
+  // W = 8 runs the staged_bytes default (short tokens), W = 16 the register_words default.
+  int const w = GENERATE(8, 16);
+  INFO("W = " << w);
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = w;
+  auto const dcol = fastpair::device_column::prepare(col, {}, opt);
+  auto* const codes   = const_cast<std::uint16_t*>(w == 8 ? dcol.view<8>().codes : dcol.view<16>().codes);
+  auto* const sidecar = const_cast<std::uint64_t*>(w == 8 ? dcol.view<8>().sidecar : dcol.view<16>().sidecar);
   SECTION("a code >= the dictionary size")
   {
-    auto const dcol = fastpair::device_column::prepare(col);
-    auto v          = dcol.view<8>();
     std::uint16_t bad[3] = {4095, 65535, static_cast<std::uint16_t>(col.dict.size())};
-    FASTPAIR_CUDA_TRY(cudaMemcpy(const_cast<std::uint16_t*>(v.codes) + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
+    FASTPAIR_CUDA_TRY(cudaMemcpy(codes + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
     REQUIRE_THROWS_AS(fastpair::decompress(dcol), fastpair::decode_error);
     REQUIRE_THROWS_WITH(fastpair::decompress(dcol), Catch::Contains("dictionary size"));
   }
   SECTION("a sidecar inconsistent with the token lengths")
   {
-    auto const dcol = fastpair::device_column::prepare(col);
-    auto v          = dcol.view<8>();
     for (std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{1} << 40, col.decoded_bytes() - 3}) {
-      FASTPAIR_CUDA_TRY(cudaMemcpy(const_cast<std::uint64_t*>(v.sidecar) + 2, &bad, 8, cudaMemcpyHostToDevice));
+      FASTPAIR_CUDA_TRY(cudaMemcpy(sidecar + 2, &bad, 8, cudaMemcpyHostToDevice));
       // The guard bytes around the output stay untouched; the error word reports the mismatch.
       std::uint64_t const bytes = col.decoded_bytes();
       fastpair::device_buffer<unsigned char> raw(bytes + 2 * ft::guard, cudaStream_t{});
