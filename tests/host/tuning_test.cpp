@@ -21,9 +21,13 @@ TEST_CASE("automatic W per architecture", "[tuning]")
     CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);
     CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
   }
-  // sm_90 and newer: the register_words kernel with W = 16 for OnPair, whatever the mix.
+  // sm_90 and newer: W = 16 (register_words) for OnPair unless at most 10 % of tokens exceed 8 B.
+  fastpair::length_histogram mixed{};
+  mixed[3]  = 80;
+  mixed[12] = 20;
   for (auto a : {arch_bucket::sm90, arch_bucket::sm100}) {
-    CHECK(auto_low_plane_bytes(codec::onpair12, short_tokens, a) == 16);
+    CHECK(auto_low_plane_bytes(codec::onpair12, short_tokens, a) == 8);  // exactly 10 % > 8 B
+    CHECK(auto_low_plane_bytes(codec::onpair16, mixed, a) == 16);        // 20 % > 8 B
     CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
   }
   // FSST-12 tokens fit the low plane everywhere.

@@ -28,15 +28,17 @@ inline arch_bucket current_arch_bucket() noexcept
 }
 
 /**
- * The automatic W for a column on an architecture. sm_90+: 16 for the OnPair codecs, because the
- * register_words kernel with W = 16 was within 8 % of the best measured config on every OnPair
- * column, short-token text included (H200, docs/BENCHMARKS.md "Automatic configuration"); 8 for
- * FSST-12 (tokens fit the low plane). Elsewhere: the paper's rule, choose_low_plane_bytes().
+ * The automatic W for a column on an architecture. sm_90+: 16 for the OnPair codecs (the
+ * register_words kernel, best on every column with long tokens), except when at most 10 % of the
+ * coded tokens exceed 8 bytes: then 8, where the staged kernel's split read wins (H200 report,
+ * docs/BENCHMARKS.md Figure 4: zh_text / en_wiki / tpch_c_address OnPair-12 best staged W = 8
+ * 697 / 759 / 430 GB/s vs best register_words W = 16 633 / 713 / 392). FSST-12: 8 (its tokens fit
+ * the low plane). Elsewhere: the paper's rule, choose_low_plane_bytes().
  */
 inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
   if (max_token_length(kind) <= 8) return 8;
-  if (a == arch_bucket::sm90 || a == arch_bucket::sm100) return 16;
+  if (a == arch_bucket::sm90 || a == arch_bucket::sm100) return share_longer_than(h, 8) <= 0.10 ? 8 : 16;
   return choose_low_plane_bytes(kind, h);
 }
 
