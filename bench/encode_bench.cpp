@@ -74,10 +74,10 @@ void bm_train_64mb(benchmark::State& state, fastpair::codec kind)
 }
 
 int const registered = [] {
-  for (char const* name : {"urls", "en_wiki", "zh_text", "log_windows", "tpch_l_comment", "tpch_c_address"})
+  for (std::string const& name : fastpair::testing::shared_columns())  // all 12 shared columns
     for (fastpair::codec kind : {fastpair::codec::onpair16, fastpair::codec::onpair12, fastpair::codec::fsst12})
       benchmark::RegisterBenchmark((std::string("encode/") + name + "/" + fastpair::codec_name(kind)).c_str(),
-                                   [name = std::string(name), kind](benchmark::State& s) { bm_encode(s, name, kind); })
+                                   [name, kind](benchmark::State& s) { bm_encode(s, name, kind); })
         ->Unit(benchmark::kMillisecond)
         ->MinTime(0.5);
   for (fastpair::codec kind : {fastpair::codec::onpair16, fastpair::codec::onpair12, fastpair::codec::fsst12})

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +70,53 @@ host_strings words_column(std::size_t rows, std::uint64_t seed)
     std::size_t const n = rng.below(12);
     for (std::size_t w = 0; w < n; ++w) row += vocab[rng.below(sizeof(vocab) / sizeof(vocab[0]))];
     if (rng.below(4) == 0) row += std::to_string(rng.next() % 100000);
+    s.push_back(row);
+  }
+  return s;
+}
+
+/** Brute-force greedy longest-prefix parse (the definition encode() must match exactly). */
+void check_codes_are_lpm(fastpair::strings_view rows, codec kind, fastpair::dictionary const& dict)
+{
+  std::map<std::string, std::uint32_t> ids;
+  for (std::size_t i = 0; i < dict.size(); ++i) ids.emplace(std::string(dict.token(i)), static_cast<std::uint32_t>(i));
+  std::vector<std::uint16_t> want;
+  std::vector<std::uint64_t> want_rows{0};
+  for (std::size_t r = 0; r < rows.num_rows; ++r) {
+    std::string const row(rows.chars + rows.offsets[r], rows.chars + rows.offsets[r + 1]);
+    for (std::size_t pos = 0; pos < row.size();) {
+      std::size_t len = std::min<std::size_t>(16, row.size() - pos);
+      for (; len > 0; --len) {
+        auto const it = ids.find(row.substr(pos, len));
+        if (it != ids.end()) {
+          want.push_back(static_cast<std::uint16_t>(it->second));
+          break;
+        }
+      }
+      REQUIRE(len > 0);
+      pos += len;
+    }
+    want_rows.push_back(want.size());
+  }
+  fastpair::compressed_column const col = fastpair::encode(rows, kind, dict);
+  INFO("codec " << fastpair::codec_name(kind) << ", " << rows.num_rows << " rows");
+  REQUIRE(col.num_codes == want.size());
+  REQUIRE(fastpair::unpack_codes(col) == want);
+  REQUIRE(col.row_code_offsets == want_rows);
+  REQUIRE(fastpair::decode_reference(col).chars ==
+          std::vector<char>(rows.chars + rows.offsets[0], rows.chars + rows.offsets[rows.num_rows]));
+}
+
+/** Rows over a 3-letter alphabet (plus the odd other byte), lengths 0..max_len, some empty. */
+host_strings abc_column(std::size_t rows, std::size_t max_len, std::uint64_t seed)
+{
+  fastpair::detail::splitmix64 rng(seed);
+  host_strings s;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::string row;
+    std::size_t const n = rng.below(4) == 0 ? 0 : rng.below(max_len + 1);
+    for (std::size_t i = 0; i < n; ++i)
+      row.push_back(rng.below(20) == 0 ? static_cast<char>(rng.next() & 0xFF) : static_cast<char>('a' + rng.below(3)));
     s.push_back(row);
   }
   return s;
@@ -308,4 +356,46 @@ TEST_CASE("encode_auto: picks the smallest stored size with rows", "[encode]")
   fastpair::auto_choice c3;
   fastpair::compressed_column const col3 = fastpair::encode_auto(host_strings{}, {}, &c3);
   CHECK(col3.num_rows() == 0);
+}
+
+TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
+{
+  // Dictionaries with many tokens sharing prefixes and tokens of every length 1..16: every string
+  // over {a,b,c} of 2..7 bytes (3 276 tokens), the prefixes of "abcabcabcabcabca" and
+  // "cccccccccccccccc" (8..16 bytes), and a few that share 13 bytes and differ after (14..16).
+  fastpair::dictionary shared;
+  for (int b = 0; b < 256; ++b) shared.push_back(std::string(1, static_cast<char>(b)));
+  std::vector<std::string> level{""};
+  for (int len = 1; len <= 7; ++len) {
+    std::vector<std::string> next;
+    for (auto const& p : level)
+      for (char c : {'a', 'b', 'c'}) next.push_back(p + c);
+    if (len >= 2)
+      for (auto const& t : next) shared.push_back(t);
+    level = next;
+  }
+  for (std::string const base : {"abcabcabcabcabca", "cccccccccccccccc"})
+    for (std::size_t len = 8; len <= 16; ++len) shared.push_back(base.substr(0, len));
+  for (char const* t : {"abcabcabcabcabcb", "abcabcabcabcab\xFF", "abcabcabcabcaba"}) shared.push_back(t);
+  REQUIRE(shared.size() <= 4096);
+
+  std::vector<host_strings> columns;
+  columns.push_back(words_column(3000, 11));
+  columns.push_back(abc_column(3000, 40, 5));
+  columns.push_back(abc_column(1, 5000, 6));   // one long row
+  columns.push_back(abc_column(2, 30, 7));     // two rows: one per half
+  columns.push_back(abc_column(3, 30, 8));
+  columns.push_back(make_rows({"", "", "abcabcabcabcabcabc", ""}));
+  columns.push_back(make_rows({"a"}));
+  columns.push_back(host_strings{});
+  for (host_strings const& rows : columns) {
+    for (codec kind : {codec::onpair16, codec::onpair12}) check_codes_are_lpm(rows, kind, shared);
+    if (rows.chars.empty()) continue;
+    for (codec kind : all_codecs) check_codes_are_lpm(rows, kind, fastpair::train(rows, kind));
+  }
+  // A sliced view (offsets not starting at 0), both halves of it non-trivial.
+  host_strings const big = abc_column(2000, 40, 9);
+  fastpair::strings_view const view(big.chars.data(), big.offsets.data() + 301, 777);
+  for (codec kind : all_codecs) check_codes_are_lpm(view, kind, fastpair::train(view, kind));
+  check_codes_are_lpm(view, codec::onpair12, shared);
 }
