@@ -220,18 +220,6 @@ void bench_paper(benchmark::State& state, std::string const& column, codec kind)
   else bench_config_w<fastpair::paper_config<8>>(state, column, kind);
 }
 
-void bench_copy(benchmark::State& state, std::string const& column, codec kind)
-{
-  auto& p = fb::get_column(column, kind);
-  std::uint64_t const bytes = p.dcol.decoded_bytes();
-  fastpair::device_buffer<char> dst(bytes, {});
-  auto times = fb::timed_loop(state, [&](cudaStream_t s) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst.data(), p.chars.data(), bytes, cudaMemcpyDeviceToDevice, s));
-  });
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
-  state.counters["GBps_min"]    = bytes / fb::min_of(times) / 1e9;
-  state.counters["GBps_median"] = bytes / fb::median_of(times) / 1e9;
-}
 
 // One decode launch inside cudaProfilerStart/Stop (for ncu --profile-from-start off).
 template <class Config>
@@ -289,7 +277,7 @@ int main(int argc, char** argv)
       reg("decode/" + prefix + "/cfg:paper", [column, kind](benchmark::State& s) { bench_paper(s, column, kind); }, iters);
       reg("naive/" + prefix, [column, kind](benchmark::State& s) { bench_naive(s, column, kind); }, iters);
       reg("cpu/" + prefix, [column, kind](benchmark::State& s) { bench_cpu(s, column, kind); }, cpu_iters);
-      reg("copy/" + prefix, [column, kind](benchmark::State& s) { bench_copy(s, column, kind); }, iters);
+      reg("copy/" + prefix, [column, kind](benchmark::State& s) { fb::bench_copy(s, column, kind); }, iters);
     }
   }
   benchmark::RunSpecifiedBenchmarks();

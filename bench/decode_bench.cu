@@ -9,7 +9,7 @@
 //   copy/<column>/<codec>               a device-to-device copy of the same output size
 // Environment: FASTPAIR_BENCH_COLUMNS (comma list), FASTPAIR_BENCH_CODECS (comma list),
 // FASTPAIR_BENCH_BYTES, FASTPAIR_BENCH_SOURCE_BYTES, FASTPAIR_DATA_DIR.
-#include "common/fixture.cuh"
+#include "common/suite.cuh"
 
 #include <sstream>
 
@@ -20,15 +20,6 @@ constexpr auto words = fastpair::emit_strategy::register_words;
 
 namespace {
 
-std::vector<std::string> env_list(char const* var, std::string const& dflt)
-{
-  char const* e = std::getenv(var);
-  std::stringstream ss(e && *e ? e : dflt);
-  std::vector<std::string> out;
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 template <class Config>
 constexpr int config_w()
@@ -52,18 +43,6 @@ void bench_paper(benchmark::State& state, std::string const& column, codec kind)
   bench_config<fastpair::paper_config<W>>(state, column, kind);
 }
 
-void bench_copy(benchmark::State& state, std::string const& column, codec kind)
-{
-  auto& p = fb::get_column(column, kind);
-  std::uint64_t const bytes = p.dcol.decoded_bytes();
-  fastpair::device_buffer<char> dst(bytes, {});
-  auto times = fb::timed_loop(state, [&](cudaStream_t s) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst.data(), p.chars.data(), bytes, cudaMemcpyDeviceToDevice, s));
-  });
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
-  state.counters["GBps_min"]    = bytes / fb::min_of(times) / 1e9;
-  state.counters["GBps_median"] = bytes / fb::median_of(times) / 1e9;
-}
 
 // The tuning sweep: K x T x B x H around the paper's point, both W.
 template <class... Configs>
@@ -104,8 +83,8 @@ int main(int argc, char** argv)
     return 2;
   }
   bool const sweep = std::getenv("FASTPAIR_BENCH_SWEEP") != nullptr;
-  for (auto const& column : env_list("FASTPAIR_BENCH_COLUMNS", "log_windows,tpch_l_comment,urls,en_wiki,zh_text")) {
-    for (auto const& cname : env_list("FASTPAIR_BENCH_CODECS", "onpair16,onpair12,fsst12")) {
+  for (auto const& column : fb::env_list("FASTPAIR_BENCH_COLUMNS", "log_windows,tpch_l_comment,urls,en_wiki,zh_text")) {
+    for (auto const& cname : fb::env_list("FASTPAIR_BENCH_CODECS", "onpair16,onpair12,fsst12")) {
       codec const kind = fastpair::parse_codec(cname);
       std::string const prefix = column + "/" + cname + "/";
       benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:auto").c_str(),
@@ -119,7 +98,7 @@ int main(int argc, char** argv)
       if (sweep)
         for (int w : {8, 16}) register_sweep(sweep_configs{}, "decode/" + prefix, column, kind, w);
       benchmark::RegisterBenchmark(("copy/" + prefix).c_str(),
-                                   [column, kind](benchmark::State& s) { bench_copy(s, column, kind); })
+                                   [column, kind](benchmark::State& s) { fb::bench_copy(s, column, kind); })
         ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
     }
   }

@@ -39,32 +39,6 @@ inline std::size_t source_bytes()
   return 4u << 20;  // the first 4 MiB, as in ANCHORS.md §1
 }
 
-/** Repeats a column's rows until its decoded size reaches `min_bytes` (the paper's method). */
-inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes)
-{
-  if (col.decoded_bytes() == 0) return col;
-  std::uint64_t const reps = std::max<std::uint64_t>(1, (min_bytes + col.decoded_bytes() - 1) / col.decoded_bytes());
-  auto const codes = unpack_codes(col);
-  std::vector<std::uint16_t> tiled(codes.size() * reps);
-  for (std::uint64_t r = 0; r < reps; ++r) std::copy(codes.begin(), codes.end(), tiled.begin() + r * codes.size());
-  compressed_column t;
-  t.kind = col.kind;
-  t.dict = col.dict;
-  t.sidecar_stride = col.sidecar_stride;
-  t.num_codes = tiled.size();
-  t.codes = pack_codes(t.kind, tiled.data(), tiled.size());
-  std::size_t const rows = col.num_rows();
-  t.row_code_offsets.resize(rows * reps + 1);
-  t.row_byte_offsets.resize(rows * reps + 1);
-  for (std::uint64_t r = 0; r < reps; ++r)
-    for (std::size_t i = 1; i <= rows; ++i) {
-      t.row_code_offsets[r * rows + i] = r * col.num_codes + col.row_code_offsets[i];
-      t.row_byte_offsets[r * rows + i] = r * col.decoded_bytes() + col.row_byte_offsets[i];
-    }
-  compute_sidecar(t);
-  return t;
-}
-
 /** A benchmark input: the tiled column on the device, its stats, and an output buffer. */
 struct prepared {
   std::string name;
@@ -219,6 +193,20 @@ inline void set_decode_counters(benchmark::State& state, prepared const& p, std:
   state.counters["le8"]         = p.share_le8;
   state.counters["ratio"]       = p.ratio;
   state.counters["W"]           = p.dcol.low_plane_bytes();
+}
+
+/** The device-to-device copy of a column's decoded size, timed like a decode (GBps counters). */
+inline void bench_copy(benchmark::State& state, std::string const& column, codec kind)
+{
+  auto& p = get_column(column, kind);
+  std::uint64_t const bytes = p.dcol.decoded_bytes();
+  device_buffer<char> dst(bytes, {});
+  auto times = timed_loop(state, [&](cudaStream_t s) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst.data(), p.chars.data(), bytes, cudaMemcpyDeviceToDevice, s));
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["GBps_min"]    = bytes / min_of(times) / 1e9;
+  state.counters["GBps_median"] = bytes / median_of(times) / 1e9;
 }
 
 }  // namespace fastpair::bench

@@ -26,6 +26,7 @@
 
 #include <fastpair/error.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -379,6 +380,56 @@ inline stored_size column_stored_size(compressed_column const& col) noexcept
   std::uint64_t const w_bytes = col.decoded_bytes() <= 0xFFFFFFFFull ? 4 : 8;
   s.row_metadata = (col.num_rows() + 1) * (w_codes + w_bytes);
   return s;
+}
+
+/**
+ * @brief Repeats a column's rows until its decoded size reaches `min_bytes` (how the paper and our
+ * benchmarks build >= 1 GB inputs from a smaller column). The result is a valid column with its
+ * sidecar; a column already that large, or empty, is returned as is.
+ */
+inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes)
+{
+  if (col.decoded_bytes() == 0 || col.decoded_bytes() >= min_bytes) return col;
+  std::uint64_t const reps = (min_bytes + col.decoded_bytes() - 1) / col.decoded_bytes();
+  compressed_column t;
+  t.kind           = col.kind;
+  t.dict           = col.dict;
+  t.sidecar_stride = col.sidecar_stride;
+  t.num_codes      = col.num_codes * reps;
+  if (code_bits(col.kind) == 16 || col.num_codes % 2 == 0) {  // byte-aligned: concatenate
+    t.codes.reserve(col.codes.size() * reps);
+    for (std::uint64_t r = 0; r < reps; ++r) t.codes.insert(t.codes.end(), col.codes.begin(), col.codes.end());
+  } else {
+    auto const codes = unpack_codes(col);
+    std::vector<std::uint16_t> tiled(codes.size() * reps);
+    for (std::uint64_t r = 0; r < reps; ++r) std::copy(codes.begin(), codes.end(), tiled.begin() + r * codes.size());
+    t.codes = pack_codes(t.kind, tiled.data(), tiled.size());
+  }
+  std::size_t const rows = col.num_rows();
+  t.row_code_offsets.resize(rows * reps + 1);
+  t.row_byte_offsets.resize(rows * reps + 1);
+  for (std::uint64_t r = 0; r < reps; ++r)
+    for (std::size_t i = 1; i <= rows; ++i) {
+      t.row_code_offsets[r * rows + i] = r * col.num_codes + col.row_code_offsets[i];
+      t.row_byte_offsets[r * rows + i] = r * col.decoded_bytes() + col.row_byte_offsets[i];
+    }
+  // The sidecar of the tiled stream: positions of every stride-th code (num_codes > 0 here).
+  {
+    std::vector<std::uint32_t> len(col.dict.size());
+    for (std::size_t i = 0; i < len.size(); ++i) len[i] = col.dict.length(i);
+    std::vector<std::uint64_t> prefix(col.num_codes + 1, 0);  // decoded position of code j in one copy
+    {
+      auto const codes = unpack_codes(col);
+      for (std::uint64_t j = 0; j < col.num_codes; ++j) prefix[j + 1] = prefix[j] + len[codes[j]];
+    }
+    std::uint64_t const n = t.sidecar_entries();
+    t.sidecar.resize(n);
+    for (std::uint64_t s = 0; s < n; ++s) {
+      std::uint64_t const j = s * t.sidecar_stride;
+      t.sidecar[s]          = (j / col.num_codes) * col.decoded_bytes() + prefix[j % col.num_codes];
+    }
+  }
+  return t;
 }
 
 static_assert(sizeof(std::uint16_t) == 2, "u16 codes");

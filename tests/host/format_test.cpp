@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // format.hpp: code packing, code_at, split_lines, sidecar, token-length histogram, W choice, sizes.
 #include <fastpair/format.hpp>
+#include <fastpair/reference.hpp>
+#include <fastpair/validate.hpp>
 
 #include "utils/columns.hpp"
 
@@ -179,4 +181,26 @@ TEST_CASE("column_stored_size", "[format]")
   big.row_byte_offsets = {0, 0x100000000ull};
   big.row_code_offsets = {0, 0x100000000ull};
   CHECK(column_stored_size(big).row_metadata == 2 * (8 + 8));
+}
+
+TEST_CASE("tile_column repeats rows into a valid column", "[format]")
+{
+  for (codec kind : {codec::onpair16, codec::onpair12}) {
+    for (std::size_t ncodes : {std::size_t{7}, std::size_t{8}}) {  // odd and even 12-bit streams
+      std::vector<std::vector<std::uint16_t>> rows = {{256, 'a'}, {}, {}};
+      for (std::size_t i = 2; i < ncodes; ++i) rows[2].push_back(static_cast<std::uint16_t>(i % 2 ? 257 : 'z'));
+      auto const col   = make_column(kind, {"hello", "abcdefghijklmnop"}, rows, 3);
+      auto const once  = decode_reference(col);
+      auto const tiled = tile_column(col, 5 * col.decoded_bytes() - 1);
+      REQUIRE_NOTHROW(validate(tiled));
+      REQUIRE(tiled.num_rows() == 5 * col.num_rows());
+      REQUIRE(tiled.decoded_bytes() == 5 * col.decoded_bytes());
+      auto const back = decode_reference(tiled);
+      for (std::size_t r = 0; r < tiled.num_rows(); ++r) REQUIRE(back.row(r) == once.row(r % col.num_rows()));
+      // Already large enough, or empty: returned unchanged.
+      REQUIRE(tile_column(col, col.decoded_bytes()).num_codes == col.num_codes);
+    }
+  }
+  compressed_column empty;
+  REQUIRE(tile_column(empty, 1000).num_rows() == 0);
 }

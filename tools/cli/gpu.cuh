@@ -191,53 +191,6 @@ inline gpu_decode_result decode_on_gpu(compressed_column const& col, std::uint64
   return res;
 }
 
-/** Repeats a column's rows until its decoded size reaches `min_bytes` (the paper's method; the
- *  same as bench/common/fixture.cuh's tile_column, written without materialising u16 codes). */
-inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes)
-{
-  if (col.decoded_bytes() == 0 || col.decoded_bytes() >= min_bytes) return col;
-  std::uint64_t const reps = (min_bytes + col.decoded_bytes() - 1) / col.decoded_bytes();
-  compressed_column t;
-  t.kind           = col.kind;
-  t.dict           = col.dict;
-  t.sidecar_stride = col.sidecar_stride;
-  t.num_codes      = col.num_codes * reps;
-  if (code_bits(col.kind) == 16 || col.num_codes % 2 == 0) {  // byte-aligned: concatenate
-    t.codes.reserve(col.codes.size() * reps);
-    for (std::uint64_t r = 0; r < reps; ++r) t.codes.insert(t.codes.end(), col.codes.begin(), col.codes.end());
-  } else {
-    auto const codes = unpack_codes(col);
-    std::vector<std::uint16_t> tiled(codes.size() * reps);
-    for (std::uint64_t r = 0; r < reps; ++r) std::copy(codes.begin(), codes.end(), tiled.begin() + r * codes.size());
-    t.codes = pack_codes(t.kind, tiled.data(), tiled.size());
-  }
-  std::size_t const rows = col.num_rows();
-  t.row_code_offsets.resize(rows * reps + 1);
-  t.row_byte_offsets.resize(rows * reps + 1);
-  for (std::uint64_t r = 0; r < reps; ++r)
-    for (std::size_t i = 1; i <= rows; ++i) {
-      t.row_code_offsets[r * rows + i] = r * col.num_codes + col.row_code_offsets[i];
-      t.row_byte_offsets[r * rows + i] = r * col.decoded_bytes() + col.row_byte_offsets[i];
-    }
-  // The sidecar of the tiled stream: positions of every stride-th code.
-  if (!col.sidecar.empty() || col.num_codes) {
-    std::vector<std::uint32_t> len(col.dict.size());
-    for (std::size_t i = 0; i < len.size(); ++i) len[i] = col.dict.length(i);
-    std::vector<std::uint64_t> prefix(col.num_codes + 1, 0);  // decoded position of code j in one copy
-    {
-      auto const codes = unpack_codes(col);
-      for (std::uint64_t j = 0; j < col.num_codes; ++j) prefix[j + 1] = prefix[j] + len[codes[j]];
-    }
-    std::uint64_t const n = t.sidecar_entries();
-    t.sidecar.resize(n);
-    for (std::uint64_t s = 0; s < n; ++s) {
-      std::uint64_t const j = s * t.sidecar_stride;
-      t.sidecar[s]          = (j / col.num_codes) * col.decoded_bytes() + prefix[j % col.num_codes];
-    }
-  }
-  return t;
-}
-
 inline double min_of(std::vector<double> const& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 inline double median_of(std::vector<double> v)
 {
