@@ -29,6 +29,9 @@ build=${BUILD:-build/release}
 work=${WORK:-build/main-job}
 mkdir -p "$work"
 
+echo "== 0. set up (Debian packages: scripts/install-deps.sh)"
+bash scripts/install-deps.sh
+
 echo "== 1. build (cmake --preset release; target fastpair_cli)"
 if [ "$build" = build/release ]; then cmake --preset release > "$work/configure.log"
 else cmake --preset release -B "$build" > "$work/configure.log"; fi
