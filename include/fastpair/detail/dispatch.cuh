@@ -26,7 +26,8 @@ constexpr int block_smem_bytes()
 
 /**
  * Blocks of `kernel` that fit on the current device at once (occupancy x SMs), cached per device.
- * Host queries only: no synchronisation, allowed during stream capture.
+ * The first call on a device also raises the kernel's dynamic shared-memory limit there when it
+ * needs more than 48 KiB. Host calls only: no synchronisation, allowed during stream capture.
  */
 template <class Config, class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
@@ -35,6 +36,9 @@ cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
   int dev = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
   if (dev < 64 && (out = cache[dev].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  if (smem > 48 * 1024)
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
+      return e;
   int per_sm = 0, sms = 0;
   if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Config::threads_per_block, smem);
       e != cudaSuccess)
@@ -60,11 +64,7 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
   constexpr int smem = block_smem_bytes<Config>();
   auto kernel        = decode_kernel<Config, W>;
-  if constexpr (smem > 48 * 1024) {
-    static cudaError_t const attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (attr != cudaSuccess) return attr;
-  }
-  int resident = 0;
+  int resident       = 0;
   if (cudaError_t e = resident_blocks<Config>(kernel, smem, resident); e != cudaSuccess) return e;
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
   kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(
