@@ -7,11 +7,13 @@
  */
 #pragma once
 
+#include <fastpair/dsv.hpp>
 #include <fastpair/encode.hpp>
 #include <fastpair/error.hpp>
 #include <fastpair/format.hpp>
 #include <fastpair/io.hpp>
 #include <fastpair/planes.hpp>
+#include <fastpair/predicates.hpp>
 #include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>
 #include <fastpair/version.hpp>
