@@ -13,6 +13,7 @@
 #include <fastpair/format.hpp>
 #include <fastpair/io.hpp>
 #include <fastpair/planes.hpp>
+#include <fastpair/predicates.hpp>
 #include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>
 #include <fastpair/version.hpp>
