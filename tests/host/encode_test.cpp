@@ -393,6 +393,38 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
     if (rows.chars.empty()) continue;
     for (codec kind : all_codecs) check_codes_are_lpm(rows, kind, fastpair::train(rows, kind));
   }
+  // A full 65 536-token dictionary (the matcher's tables then take the 2 MiB-aligned huge-page
+  // block): all 256 bytes, every string over {a,b,c,d} of 2..7 bytes (21 840), and 43 440 more of
+  // 8..16 bytes over {a,b,c} from a seeded generator, so that long candidates often share
+  // prefixes and the guessed next position of the pipelined encoder is often wrong.
+  {
+    fastpair::dictionary full;
+    std::set<std::string> seen;
+    auto add = [&](std::string const& t) {
+      if (seen.insert(t).second) full.push_back(t);
+    };
+    for (int b = 0; b < 256; ++b) add(std::string(1, static_cast<char>(b)));
+    std::vector<std::string> lv{""};
+    for (int len = 1; len <= 7; ++len) {
+      std::vector<std::string> next;
+      for (auto const& p : lv)
+        for (char c : {'a', 'b', 'c', 'd'}) next.push_back(p + c);
+      if (len >= 2)
+        for (auto const& t : next) add(t);
+      lv = next;
+    }
+    fastpair::detail::splitmix64 rng(77);
+    while (full.size() < 65536) {
+      std::string t;
+      std::size_t const len = 8 + rng.below(9);
+      for (std::size_t i = 0; i < len; ++i) t.push_back(static_cast<char>('a' + rng.below(3)));
+      add(t);
+    }
+    REQUIRE(full.size() == 65536);
+    host_strings const rows = abc_column(1500, 60, 12);
+    check_codes_are_lpm(rows, codec::onpair16, full);
+    check_codes_are_lpm(abc_column(1, 3000, 13), codec::onpair16, full);
+  }
   // A sliced view (offsets not starting at 0), both halves of it non-trivial.
   host_strings const big = abc_column(2000, 40, 9);
   fastpair::strings_view const view(big.chars.data(), big.offsets.data() + 301, 777);

@@ -26,11 +26,60 @@
 
 #include <fastpair/detail/encode_common.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace fastpair::detail {
+
+/**
+ * @brief One zeroed block of memory for lookup tables. On Linux it is 2 MiB-aligned and advised
+ * for transparent huge pages: the matcher's tables (≈ 2.4 MiB for 65 536 tokens) are read at
+ * random, and with 4 KiB pages most of those reads also miss the first-level TLB.
+ */
+class table_arena {
+ public:
+  table_arena() = default;
+  explicit table_arena(std::size_t bytes)
+  {
+    if (bytes == 0) bytes = 1;
+#if defined(__linux__)
+    std::size_t const huge = std::size_t{1} << 21;
+    if (bytes >= huge / 2) {
+      std::size_t const n = (bytes + huge - 1) & ~(huge - 1);
+      p_                  = std::aligned_alloc(huge, n);
+      if (p_) {
+        ::madvise(p_, n, MADV_HUGEPAGE);  // advice only: failure is harmless
+        std::memset(p_, 0, n);
+        return;
+      }
+    }
+#endif
+    p_ = std::calloc(bytes, 1);
+    if (!p_) throw std::bad_alloc();
+  }
+  table_arena(table_arena&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  table_arena& operator=(table_arena&& o) noexcept
+  {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  table_arena(table_arena const&)            = delete;
+  table_arena& operator=(table_arena const&) = delete;
+  ~table_arena() { std::free(p_); }
+  void* data() const noexcept { return p_; }
+
+ private:
+  void* p_ = nullptr;
+};
 
 /** @brief Exact longest-prefix matcher over tokens of 1..16 bytes with ids < 65 536. */
 class lpm_matcher {
@@ -40,8 +89,6 @@ class lpm_matcher {
   {
     std::size_t cap = 64;
     while (cap < 2 * max_tokens) cap *= 2;
-    slots_.assign(cap, 0);
-    cells_.reserve(max_tokens);
     slot_shift_ = 64;
     for (std::size_t c = cap; c > 1; c >>= 1) --slot_shift_;
     slot_mask_ = cap - 1;
@@ -50,14 +97,28 @@ class lpm_matcher {
     while (mcap < 2 * max_tokens && mcap < 65536) mcap *= 2;
     mask_shift_ = 64;
     for (std::size_t c = mcap; c > 1; c >>= 1) --mask_shift_;
-    len2_.assign(65536, 0);
-    id2_.assign(65536, 0);
-    for (auto& f : filter_) f.assign(mcap, 0);
+    // All tables in one zeroed block (cells first: 16-byte aligned).
+    std::size_t const cells_bytes = std::max<std::size_t>(max_tokens, 1) * sizeof(window);
+    std::size_t const bytes       = cells_bytes + cap * 4 + 2 * 65536 * 2 + num_filters * mcap * 2;
+    arena_                        = table_arena(bytes);
+    auto* at                      = static_cast<unsigned char*>(arena_.data());
+    cells_                        = reinterpret_cast<window*>(at);
+    at += cells_bytes;
+    slots_ = reinterpret_cast<std::uint32_t*>(at);
+    at += cap * 4;
+    len2_ = reinterpret_cast<std::uint16_t*>(at);
+    at += 65536 * 2;
+    id2_ = reinterpret_cast<std::uint16_t*>(at);
+    at += 65536 * 2;
+    for (auto& f : filter_) {
+      f = reinterpret_cast<std::uint16_t*>(at);
+      at += mcap * 2;
+    }
     for (auto& b : byte_id_) b = 0xFFFFFFFFu;
   }
 
   /**
-   * @brief Adds token `tok` of `len` (1..16) bytes with id `id`.
+   * @brief Adds token `tok` of `len` (1..16) bytes with id `id` (< the constructor's max_tokens).
    * @return false (and changes nothing) if the token is already present.
    */
   bool insert(std::uint8_t const* tok, unsigned len, std::uint32_t id)
@@ -84,7 +145,6 @@ class lpm_matcher {
         return false;
       i = (i + 1) & slot_mask_;
     }
-    if (cells_.size() <= id) cells_.resize(id + 1);
     cells_[id] = w;
     slots_[i]  = tag | id;
     std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
@@ -133,6 +193,64 @@ class lpm_matcher {
     return {byte_id_[w.lo & 0xFFu], 1};
   }
 
+  /**
+   * @brief First half of longest() for the software-pipelined encoder: the lengths >= 2 that can
+   * match (bit L-1; bit 1 exact, bits >= 2 a superset after the filters), limited to `rem`
+   * (2..16). It needs no slot or cell, so the caller can issue it for a guessed next position before
+   * resolving the current one (encode(): the loads then overlap instead of queueing behind the
+   * current lookup's mispredicted branches).
+   */
+  std::uint32_t candidates(window const& w, unsigned rem) const noexcept
+  {
+    std::uint32_t cand = len2_[w.lo & 0xFFFFu] & ((rem >= 16) ? 0xFFFEu : ((1u << rem) - 2));
+    if (cand < 4) return cand;  // no candidate of >= 3 bytes: the answer is exact already
+    // The 3- and 4-byte filters always (both loads in flight at once), the longer ones only while a
+    // candidate that long is left (on short-token columns most lookups stop here).
+    cand &= 0x3u | filter_[0][prefix_hash(w, filter_prefix[0])];
+    cand &= 0x7u | filter_[1][prefix_hash(w, filter_prefix[1])];
+    for (int f = 2; f < num_filters; ++f) {
+      unsigned const k = filter_prefix[f];
+      if (cand < (1u << (k - 1))) break;
+      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+    }
+    return cand;
+  }
+
+  /** @brief Second half: the longest match among `cand` (from candidates(w, rem)), as longest(). */
+  std::pair<std::uint32_t, std::uint32_t> resolve(window const& w, std::uint32_t cand) const noexcept
+  {
+    std::uint32_t c = cand & ~3u;
+    while (c != 0) {
+      unsigned const len     = 32u - static_cast<unsigned>(count_leading_zeros(c));
+      std::uint64_t const lo = len >= 8 ? w.lo : (w.lo & low_bytes_mask(len));
+      std::uint64_t const hi = len > 8 ? (w.hi & low_bytes_mask(len - 8)) : 0;
+      std::uint64_t const h   = hash_of(lo, hi, len);
+      std::uint32_t const tag = tag_of(h, len);
+      std::size_t i           = static_cast<std::size_t>(h >> slot_shift_);
+      for (;;) {
+        std::uint32_t const e = slots_[i];
+        if (e == 0) break;
+        if ((e & 0xFFFF0000u) == tag) {
+          window const& cl = cells_[e & 0xFFFFu];
+          if (cl.lo == lo && cl.hi == hi) return {e & 0xFFFFu, len};
+        }
+        i = (i + 1) & slot_mask_;
+      }
+      c &= ~(1u << (len - 1));
+    }
+    if (cand & 2u) return {id2_[w.lo & 0xFFFFu], 2};
+    return {byte_id_[w.lo & 0xFFu], 1};
+  }
+
+  /** @brief The longest length in a candidates() mask (1 if it is empty). */
+  static unsigned top_length(std::uint32_t cand) noexcept
+  {
+    return 32u - static_cast<unsigned>(count_leading_zeros(cand | 1u));
+  }
+
+  /** @brief The one-byte token's id (0xFFFFFFFF if absent). */
+  std::uint32_t byte_id(std::uint8_t b) const noexcept { return byte_id_[b]; }
+
  private:
   /// Slot entry: (tag << 16) | id, where tag = (length << 11) | 11 hash bits; 0 = empty (length
   /// is never 0). The token bytes live in `cells_[id]`, read only when length and tag agree.
@@ -166,8 +284,9 @@ class lpm_matcher {
     return static_cast<std::size_t>(((v ^ (u * 0xC2B2AE3D27D4EB4Full)) * 0xBF58476D1CE4E5B9ull) >> mask_shift_);
   }
 
-  std::vector<std::uint32_t> slots_;
-  std::vector<window> cells_;
+  table_arena arena_;
+  std::uint32_t* slots_ = nullptr;
+  window* cells_        = nullptr;  ///< by id (ids < max_tokens)
   std::size_t slot_mask_ = 0;
   unsigned slot_shift_   = 64;
   unsigned mask_shift_   = 64;
@@ -175,9 +294,9 @@ class lpm_matcher {
   /// L >= filter_prefix[f], at the hash of their first filter_prefix[f] bytes.
   static constexpr int num_filters                  = 5;
   static constexpr unsigned filter_prefix[num_filters] = {3, 4, 6, 8, 12};
-  std::vector<std::uint16_t> len2_;  ///< by first 2 bytes: lengths present (bit 1 exact)
-  std::vector<std::uint16_t> id2_;   ///< by 2 bytes: id of that 2-byte token (if bit 1 set)
-  std::vector<std::uint16_t> filter_[num_filters];
+  std::uint16_t* len2_ = nullptr;  ///< by first 2 bytes: lengths present (bit 1 exact)
+  std::uint16_t* id2_  = nullptr;  ///< by 2 bytes: id of that 2-byte token (if bit 1 set)
+  std::uint16_t* filter_[num_filters] = {};
   std::uint32_t byte_id_[256];
 };
 
