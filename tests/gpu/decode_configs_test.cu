@@ -97,9 +97,9 @@ TEMPLATE_TEST_CASE("decode matches the CPU reference on generated columns", "[gp
   SECTION("tiny columns: no rows, only empty rows, one row of one code, one long row")
   {
     auto d = ft::make_dictionary(codec::onpair16, 100, {2, 16}, 15);
-    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {}));
-    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {{}, {}, {}}));
-    check_all_rows<TestType>(ft::make_column(codec::onpair16, d, {{300}}));
+    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {}));
+    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {{}, {}, {}}));
+    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {{300}}));
     check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 1, {0.0, 0.0, 20000}, 16));
   }
 }

@@ -22,10 +22,7 @@ TEST_CASE("GPU decode of every shared column and codec equals the input", "[gpu]
   std::size_t max_bytes = 1u << 20;
   if (char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES")) max_bytes = std::strtoull(e, nullptr, 10);
   for (auto const& name : ft::shared_columns()) {
-    if (!ft::have_column(name))
-      FAIL("shared column " << name << " not found in " << ft::data_dir()
-                            << " (set FASTPAIR_DATA_DIR to the folder of ../shared/data)");
-    auto const rows = ft::load_column(name, max_bytes);
+    auto const rows = ft::load_shared_column(name, max_bytes);
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       INFO(name << " " << fastpair::codec_name(kind));
       auto const col  = fastpair::compress(rows, kind);

@@ -21,11 +21,7 @@ TEST_CASE("encode: every shared data column round trips with every codec", "[enc
   namespace ft = fastpair::testing;
   for (std::string const& name : ft::shared_columns()) {
     INFO("column " << name << " in " << ft::data_dir().string());
-    if (!ft::have_column(name))
-      FAIL("shared data column '" << name << "' not found in '" << ft::data_dir().string()
-                                  << "': set FASTPAIR_DATA_DIR to the folder holding ../shared/data "
-                                     "(or configure with -DFASTPAIR_DATA_DIR=...)");
-    fastpair::host_strings const rows = ft::load_column(name, max_bytes_per_column);
+    fastpair::host_strings const rows = ft::load_shared_column(name, max_bytes_per_column);
     REQUIRE(rows.num_rows() > 0);
     for (fastpair::codec kind : {fastpair::codec::onpair16, fastpair::codec::onpair12, fastpair::codec::fsst12}) {
       INFO("codec " << fastpair::codec_name(kind));

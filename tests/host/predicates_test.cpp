@@ -389,7 +389,7 @@ TEST_CASE("predicates: a column not parsed by encode() needs select_equal_bytes"
   dict.push_back("ab");
   dict.push_back("abc");
   std::uint16_t const a = 'a', b = 'b', c = 'c', ab = 256, abc = 257;
-  auto const col = ft::make_column(codec::onpair12, dict, {{a, b}, {ab}, {ab, c}, {abc}, {}});
+  auto const col = ft::column_from_codes(codec::onpair12, dict, {{a, b}, {ab}, {ab, c}, {abc}, {}});
   REQUIRE_NOTHROW(fastpair::validate(col));
   auto const rows = fastpair::decode_reference(col);
   CHECK_FALSE(fastpair::has_canonical_parse(col));
@@ -434,11 +434,7 @@ TEST_CASE("predicates: every shared data column, every codec, against decode-the
   constexpr std::size_t max_bytes = std::size_t{256} << 10;
   for (std::string const& name : ft::shared_columns()) {
     INFO("column " << name << " in " << ft::data_dir().string());
-    if (!ft::have_column(name))
-      FAIL("shared data column '" << name << "' not found in '" << ft::data_dir().string()
-                                  << "': set FASTPAIR_DATA_DIR to the folder holding ../shared/data "
-                                     "(or configure with -DFASTPAIR_DATA_DIR=...)");
-    fastpair::host_strings const rows = ft::load_column(name, max_bytes);
+    fastpair::host_strings const rows = ft::load_shared_column(name, max_bytes);
     REQUIRE(rows.num_rows() > 0);
     std::size_t longest = 0;
     for (std::size_t r = 0; r < rows.num_rows(); ++r) longest = std::max(longest, rows.row(r).size());

@@ -6,6 +6,8 @@
 // (longest match first) from text.
 #pragma once
 
+#include "generators.hpp"
+
 #include <fastpair/format.hpp>
 
 #include <algorithm>
@@ -36,23 +38,8 @@ inline compressed_column make_column(codec kind, std::vector<std::string> const&
                                      std::uint32_t stride = default_sidecar_stride,
                                      bool with_sidecar    = true)
 {
-  compressed_column col;
-  col.kind           = kind;
-  col.dict           = make_dictionary(extra);
-  col.sidecar_stride = stride;
-  std::vector<std::uint16_t> all;
-  std::uint64_t bytes = 0;
-  for (auto const& r : rows) {
-    for (std::uint16_t c : r) {
-      all.push_back(c);
-      bytes += col.dict.length(c);
-    }
-    col.row_code_offsets.push_back(all.size());
-    col.row_byte_offsets.push_back(bytes);
-  }
-  col.num_codes = all.size();
-  col.codes     = pack_codes(kind, all.data(), all.size());
-  if (with_sidecar && col.num_codes > 0) compute_sidecar(col);
+  auto col = column_from_codes(kind, make_dictionary(extra), rows, stride);  // generators.hpp
+  if (!with_sidecar) col.sidecar.clear();
   return col;
 }
 

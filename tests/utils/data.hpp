@@ -90,4 +90,18 @@ inline host_strings load_column(std::string const& name, std::size_t max_bytes =
   return split_lines(text);
 }
 
+/**
+ * Loads shared column `name` like load_column(), but first checks that it exists and otherwise
+ * throws std::runtime_error naming the folder and FASTPAIR_DATA_DIR, so that a test over the
+ * shared data fails loudly instead of passing when the data is absent.
+ */
+inline host_strings load_shared_column(std::string const& name, std::size_t max_bytes = SIZE_MAX)
+{
+  if (!have_column(name))
+    throw std::runtime_error("shared data column '" + name + "' not found in '" + data_dir().string() +
+                             "': set FASTPAIR_DATA_DIR to the folder holding ../shared/data (or configure "
+                             "with -DFASTPAIR_DATA_DIR=...)");
+  return load_column(name, max_bytes);
+}
+
 }  // namespace fastpair::testing

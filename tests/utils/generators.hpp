@@ -60,7 +60,7 @@ inline dictionary make_dictionary(codec kind, std::uint32_t extra, length_mix mi
 }
 
 /** Builds a valid column (with sidecar) from per-row code lists. */
-inline compressed_column make_column(codec kind, dictionary dict,
+inline compressed_column column_from_codes(codec kind, dictionary dict,
                                      std::vector<std::vector<std::uint16_t>> const& rows,
                                      std::uint32_t stride = default_sidecar_stride)
 {
@@ -126,7 +126,7 @@ inline compressed_column random_column(codec kind, dictionary dict, std::uint64_
       c = static_cast<std::uint16_t>(lo + idx);
     }
   }
-  return make_column(kind, std::move(dict), rows, stride);
+  return column_from_codes(kind, std::move(dict), rows, stride);
 }
 
 }  // namespace fastpair::testing
