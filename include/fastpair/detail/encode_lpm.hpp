@@ -161,36 +161,7 @@ class lpm_matcher {
   std::pair<std::uint32_t, std::uint32_t> longest(window const& w, unsigned rem) const noexcept
   {
     if (rem < 2) return {byte_id_[w.lo & 0xFFu], 1};
-    std::uint32_t const key2 = static_cast<std::uint32_t>(w.lo & 0xFFFFu);
-    std::uint32_t const m2   = len2_[key2];
-    std::uint32_t cand       = m2 & ((rem >= 16) ? 0xFFFCu : ((1u << rem) - 4));  // lengths >= 3
-    if (cand != 0) {
-      for (int f = 0; f < num_filters; ++f) {
-        unsigned const k = filter_prefix[f];
-        if (rem < k) break;
-        cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
-      }
-    }
-    while (cand != 0) {
-      unsigned const len     = 32u - static_cast<unsigned>(count_leading_zeros(cand));
-      std::uint64_t const lo = len >= 8 ? w.lo : (w.lo & low_bytes_mask(len));
-      std::uint64_t const hi = len > 8 ? (w.hi & low_bytes_mask(len - 8)) : 0;
-      std::uint64_t const h   = hash_of(lo, hi, len);
-      std::uint32_t const tag = tag_of(h, len);
-      std::size_t i           = static_cast<std::size_t>(h >> slot_shift_);
-      for (;;) {
-        std::uint32_t const e = slots_[i];
-        if (e == 0) break;
-        if ((e & 0xFFFF0000u) == tag) {
-          window const& c = cells_[e & 0xFFFFu];
-          if (c.lo == lo && c.hi == hi) return {e & 0xFFFFu, len};
-        }
-        i = (i + 1) & slot_mask_;
-      }
-      cand &= ~(1u << (len - 1));
-    }
-    if (m2 & 2u) return {id2_[key2], 2};
-    return {byte_id_[w.lo & 0xFFu], 1};
+    return resolve(w, candidates(w, rem));
   }
 
   /**
