@@ -77,6 +77,7 @@ class device_column {
     d.hi_      = upload(planes.hi, stream);
     d.lengths_ = upload(planes.lengths, stream);
     d.row_byte_offsets_ = upload(col.row_byte_offsets, stream);
+    d.row_code_offsets_ = upload(col.row_code_offsets, stream);
     d.error_   = device_buffer<std::uint32_t>(1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
 
@@ -158,6 +159,9 @@ class device_column {
   std::vector<std::uint64_t> const& row_byte_offsets() const noexcept { return row_byte_offsets_host_; }
   /** @brief Device pointer to the row byte offsets (num_rows + 1 entries). */
   std::uint64_t const* device_row_byte_offsets() const noexcept { return row_byte_offsets_.data(); }
+  /** @brief Device pointer to the row code offsets (num_rows + 1 entries): row r's codes are
+   *  view().codes[off[r], off[r + 1]) (used by selective decode and the predicates). */
+  std::uint64_t const* device_row_code_offsets() const noexcept { return row_code_offsets_.data(); }
 
   /**
    * @brief Reads the device error word (decode_error_bits) and clears it.
@@ -200,7 +204,7 @@ class device_column {
   std::vector<std::uint64_t> row_code_offsets_host_{0};
   device_buffer<std::uint16_t> codes_;
   device_buffer<std::uint8_t> lo_, hi_, lengths_;
-  device_buffer<std::uint64_t> sidecar_, row_byte_offsets_;
+  device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
   device_buffer<std::uint32_t> error_;
 };
 
