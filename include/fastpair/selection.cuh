@@ -4,7 +4,8 @@
  * @file selection.cuh
  * @brief Device-side selections: non-owning views of the three forms of predicates.hpp, in device
  * memory. Predicates on the GPU (predicates.cuh) write `device_bitmask`; selective decode
- * (select.cuh) reads any of the three.
+ * (select.cuh) reads any of the three. The GPU conversions at the end (to_row_ids,
+ * to_row_ranges) turn one form into another with cub::DeviceSelect.
  *
  * @code{.text}
  *  device_row_ids     rows[count], strictly increasing, < num_rows      (the seed paper's "Index")
@@ -15,6 +16,13 @@
  */
 #pragma once
 
+#include <fastpair/detail/cuda.cuh>
+
+#include <cub/device/device_select.cuh>
+#include <cuda/stream_ref>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
 #include <cstdint>
 
 namespace fastpair {
@@ -44,5 +52,152 @@ struct device_row_ranges {
   row_range const* ranges = nullptr;
   std::uint64_t count     = 0;
 };
+
+// -------------------------------------------------------------------------------------------------
+// GPU conversions between the forms. Each allocates its output on `stream` and synchronizes once
+// (to read the number of rows or runs back). Precondition: a valid input (as documented on each
+// view); an invalid one gives a meaningless result but no out-of-bounds access, because only the
+// input arrays themselves are indexed. select.cuh validates before converting.
+// -------------------------------------------------------------------------------------------------
+
+/** @brief Owning device row ids (the result of to_row_ids). */
+struct device_row_ids_buffer {
+  device_buffer<std::uint64_t> rows;
+  std::uint64_t count = 0;
+  device_row_ids view() const noexcept { return {rows.data(), count}; }
+};
+
+/** @brief Owning device runs (the result of to_row_ranges); always canonical: non-empty runs,
+ *  increasing, separated by at least one unselected row. */
+struct device_row_ranges_buffer {
+  device_buffer<row_range> ranges;
+  std::uint64_t count = 0;
+  device_row_ranges view() const noexcept { return {ranges.data(), count}; }
+};
+
+namespace detail {
+
+/** Bit r of a device bitmask (r < num_rows). */
+__host__ __device__ __forceinline__ bool mask_bit(std::uint64_t const* words, std::uint64_t r)
+{
+  return (words[r >> 6] >> (r & 63)) & 1u;
+}
+struct mask_is_set {
+  std::uint64_t const* words;
+  __host__ __device__ bool operator()(std::uint64_t r) const { return mask_bit(words, r); }
+};
+/** Row r opens a run of set bits. */
+struct mask_run_first {
+  std::uint64_t const* words;
+  __host__ __device__ bool operator()(std::uint64_t r) const
+  {
+    return mask_bit(words, r) && (r == 0 || !mask_bit(words, r - 1));
+  }
+};
+/** Row r closes a run of set bits. */
+struct mask_run_last {
+  std::uint64_t const* words;
+  std::uint64_t num_rows;
+  __host__ __device__ bool operator()(std::uint64_t r) const
+  {
+    return mask_bit(words, r) && (r + 1 == num_rows || !mask_bit(words, r + 1));
+  }
+};
+/** Index i of a row id list opens a run of consecutive ids. */
+struct ids_run_first {
+  std::uint64_t const* rows;
+  __host__ __device__ bool operator()(std::uint64_t i) const { return i == 0 || rows[i] != rows[i - 1] + 1; }
+};
+/** Index i of a row id list closes a run of consecutive ids. */
+struct ids_run_last {
+  std::uint64_t const* rows;
+  std::uint64_t count;
+  __host__ __device__ bool operator()(std::uint64_t i) const { return i + 1 == count || rows[i + 1] != rows[i] + 1; }
+};
+
+/** out[k] = [first[k], last[k] + 1), or through rows[] when `rows` is given (ids -> runs). */
+FASTPAIR_KERNEL __launch_bounds__(256) void zip_runs_kernel(std::uint64_t const* first, std::uint64_t const* last,
+                                                           std::uint64_t const* rows, std::uint64_t n, row_range* out)
+{
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < n;
+       k += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t const b = rows ? rows[first[k]] : first[k];
+    std::uint64_t const e = (rows ? rows[last[k]] : last[k]) + 1;
+    out[k]                = {b, e};
+  }
+}
+
+/** cub::DeviceSelect::If over the indices [0, n) into a new buffer of `capacity`; returns the
+ *  buffer and writes the count to `count`. @note synchronizes `stream`. */
+template <class Pred>
+device_buffer<std::uint64_t> select_indices(std::uint64_t n, std::uint64_t capacity, Pred pred, std::uint64_t& count,
+                                            cuda::stream_ref stream)
+{
+  device_buffer<std::uint64_t> out(std::max<std::uint64_t>(capacity, 1), stream);
+  device_buffer<std::uint64_t> d_count(1, stream);
+  thrust::counting_iterator<std::uint64_t> idx(0);
+  std::size_t temp_bytes = 0;
+  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, idx, out.data(), d_count.data(),
+                                          static_cast<std::int64_t>(n), pred, stream.get()));
+  device_buffer<unsigned char> temp(temp_bytes, stream);
+  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, idx, out.data(), d_count.data(),
+                                          static_cast<std::int64_t>(n), pred, stream.get()));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&count, d_count.data(), sizeof count, cudaMemcpyDeviceToHost, stream.get()));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  return out;
+}
+
+inline device_row_ranges_buffer zip_runs(device_buffer<std::uint64_t> const& first,
+                                         device_buffer<std::uint64_t> const& last, std::uint64_t const* rows,
+                                         std::uint64_t n, cuda::stream_ref stream)
+{
+  device_row_ranges_buffer out{device_buffer<row_range>(n, stream), n};
+  if (n == 0) return out;
+  unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 1u << 16));
+  zip_runs_kernel<<<blocks, 256, 0, stream.get()>>>(first.data(), last.data(), rows, n, out.ranges.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  return out;
+}
+
+}  // namespace detail
+
+/**
+ * @brief Bitmask -> row ids (cub::DeviceSelect over the row indices). Bits at or past num_rows are
+ * ignored. @note synchronizes `stream` once (the count).
+ */
+inline device_row_ids_buffer to_row_ids(device_bitmask m, cuda::stream_ref stream = {})
+{
+  device_row_ids_buffer out;
+  if (m.num_rows == 0) return out;
+  out.rows = detail::select_indices(m.num_rows, m.num_rows, detail::mask_is_set{m.words}, out.count, stream);
+  return out;
+}
+
+/**
+ * @brief Bitmask -> canonical runs (run starts and run ends selected separately, then zipped).
+ * Bits at or past num_rows are ignored. @note synchronizes `stream` (twice).
+ */
+inline device_row_ranges_buffer to_row_ranges(device_bitmask m, cuda::stream_ref stream = {})
+{
+  if (m.num_rows == 0) return {};
+  std::uint64_t const cap = (m.num_rows + 1) / 2;  // at most every other row opens a run
+  std::uint64_t n_first = 0, n_last = 0;
+  auto first = detail::select_indices(m.num_rows, cap, detail::mask_run_first{m.words}, n_first, stream);
+  auto last  = detail::select_indices(m.num_rows, cap, detail::mask_run_last{m.words, m.num_rows}, n_last, stream);
+  return detail::zip_runs(first, last, nullptr, std::min(n_first, n_last), stream);
+}
+
+/**
+ * @brief Row ids (strictly increasing) -> canonical runs of consecutive ids.
+ * @note synchronizes `stream` (twice).
+ */
+inline device_row_ranges_buffer to_row_ranges(device_row_ids ids, cuda::stream_ref stream = {})
+{
+  if (ids.count == 0) return {};
+  std::uint64_t n_first = 0, n_last = 0;
+  auto first = detail::select_indices(ids.count, ids.count, detail::ids_run_first{ids.rows}, n_first, stream);
+  auto last  = detail::select_indices(ids.count, ids.count, detail::ids_run_last{ids.rows, ids.count}, n_last, stream);
+  return detail::zip_runs(first, last, ids.rows, std::min(n_first, n_last), stream);
+}
 
 }  // namespace fastpair

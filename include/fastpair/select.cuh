@@ -1,0 +1,378 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file select.cuh
+ * @brief Selective decode (late materialisation): decode only the selected rows of a column into a
+ * compact Arrow-style output, in row order. The selection comes in any of the three device forms of
+ * selection.cuh (row ids, bitmask, row ranges). docs/SELECTIVE.md has the design and figures.
+ *
+ * @code{.pseudo}
+ * rows {"ab", "", "cda", "x"}, selection row ids {0, 2}
+ *   -> out.offsets {0, 2, 5}, out.chars "abcda"
+ * @endcode
+ *
+ * Two steps, both usable on their own:
+ *  - make_select_plan(col, sel): validates the selection on the GPU, turns it into runs of rows and
+ *    scans their sizes. It synchronizes the stream (a few times) to read the validation result and
+ *    the totals back, and is the size query (plan.num_rows(), plan.bytes()).
+ *  - decode_selected(col, plan, out): stream-ordered, no synchronisation; allocates temporaries on
+ *    the stream (the compact codes, or the whole decoded column for the dense strategy).
+ * decode_selected(col, sel, out) and decompress_selected(col, sel) do both.
+ *
+ * Errors. An invalid selection (row id >= num_rows, ids not strictly increasing, a range with
+ * begin > end or end > num_rows, overlapping or unsorted ranges, a bitmask over a different
+ * number of rows) throws fastpair::logic_error from make_select_plan, before any selected row id
+ * is used as an index. Bitmask bits at or past num_rows are ignored. Corrupt column data is
+ * reported through the column's error word, as for decode_column.
+ */
+#pragma once
+
+#include <fastpair/decode.cuh>
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/dispatch.cuh>
+#include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/kernels/select_kernel.cuh>
+#include <fastpair/detail/tuning.cuh>
+#include <fastpair/device_column.cuh>
+#include <fastpair/selection.cuh>
+
+#include <cub/device/device_memcpy.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/stream_ref>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace fastpair {
+
+/**
+ * @brief Selectivity (selected rows / column rows) at or above which select_strategy::automatic
+ * decodes the whole column and compacts it instead of decoding only the selected rows.
+ * PLACEHOLDER: 0.20 is the FastPair authors' figure; the value for our kernels is measured with
+ * fastpair_bench_select on the H200 (docs/SELECTIVE.md) and set here.
+ */
+inline constexpr double select_dense_crossover = 0.20;
+
+/** @brief How decode_selected materialises the rows. */
+enum class select_strategy {
+  automatic,           ///< selective below select_dense_crossover, decode_then_filter at or above it
+  selective,           ///< filter-then-materialise: gather the selected codes, decode only those
+  decode_then_filter,  ///< decode the whole column into a temporary, then copy the selected rows out
+};
+
+/** @brief True for the three device selection forms of selection.cuh. */
+template <class Sel>
+inline constexpr bool is_device_selection_v = std::is_same_v<Sel, device_row_ids> ||
+                                              std::is_same_v<Sel, device_bitmask> ||
+                                              std::is_same_v<Sel, device_row_ranges>;
+
+/** @brief Name of a strategy ("auto", "selective", "dense"), for logs and benchmark labels. */
+inline char const* strategy_name(select_strategy s) noexcept
+{
+  return s == select_strategy::selective ? "selective" : s == select_strategy::decode_then_filter ? "dense" : "auto";
+}
+
+/**
+ * @brief A validated selection of one column: its runs of rows on the device and their scanned
+ * sizes. Made by make_select_plan; only valid with the column it was made for.
+ */
+class select_plan {
+ public:
+  select_plan() = default;
+  /** @brief Selected rows (output rows). */
+  std::uint64_t num_rows() const noexcept { return totals_.rows; }
+  /** @brief Decoded bytes of the selected rows (output chars). */
+  std::uint64_t bytes() const noexcept { return totals_.bytes; }
+  /** @brief Codes of the selected rows. */
+  std::uint64_t num_codes() const noexcept { return totals_.codes; }
+  /** @brief Selected rows / column rows (0 for an empty column). */
+  double selectivity() const noexcept { return column_rows_ ? double(totals_.rows) / double(column_rows_) : 0.0; }
+  /** @brief The selection as canonical-or-not runs of rows (device memory owned by the plan). */
+  device_row_ranges pieces() const noexcept { return {pieces_.data(), num_pieces_}; }
+  /** @brief The strategy `s` resolves to for this plan (automatic -> by select_dense_crossover). */
+  select_strategy resolve(select_strategy s) const noexcept
+  {
+    if (s != select_strategy::automatic) return s;
+    return selectivity() >= select_dense_crossover ? select_strategy::decode_then_filter : select_strategy::selective;
+  }
+
+ private:
+  friend struct select_plan_access;
+
+  device_buffer<row_range> pieces_;
+  std::uint64_t num_pieces_ = 0;
+  device_buffer<detail::piece_sums> sums_;  // num_pieces + 1
+  detail::piece_sums totals_{};
+  std::uint64_t column_rows_ = 0;
+};
+
+/** @brief Builds plans and reads their device sums (for make_select_plan and decode_selected). */
+struct select_plan_access {
+  static detail::piece_sums const* sums(select_plan const& p) noexcept { return p.sums_.data(); }
+
+  /** Scans the sizes of `pieces` (validated runs of `col`'s rows). @note synchronizes `stream`. */
+  static select_plan build(device_column const& col, device_row_ranges_buffer pieces, cuda::stream_ref stream)
+  {
+    select_plan plan;
+    plan.column_rows_ = col.num_rows();
+    plan.num_pieces_  = pieces.count;
+    plan.pieces_      = std::move(pieces.ranges);
+    plan.sums_        = device_buffer<detail::piece_sums>(plan.num_pieces_ + 1, stream);
+    thrust::counting_iterator<std::uint64_t> j(0);
+    auto sizes = thrust::make_transform_iterator(
+      j, detail::piece_size_of{plan.pieces_.data(), plan.num_pieces_, col.device_row_byte_offsets(),
+                               col.device_row_code_offsets()});
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, sizes, plan.sums_.data(),
+                                                     detail::piece_sums_plus{}, detail::piece_sums{},
+                                                     plan.num_pieces_ + 1, stream.get()));
+    device_buffer<unsigned char> temp(temp_bytes, stream);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, sizes, plan.sums_.data(),
+                                                     detail::piece_sums_plus{}, detail::piece_sums{},
+                                                     plan.num_pieces_ + 1, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&plan.totals_, plan.sums_.data() + plan.num_pieces_,
+                                      sizeof(detail::piece_sums), cudaMemcpyDeviceToHost, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    return plan;
+  }
+};
+
+namespace detail {
+
+/** Reads the selection error word; throws logic_error naming the first problem. @note syncs. */
+inline void check_selection_error(device_buffer<std::uint32_t> const& err, char const* form, cuda::stream_ref stream)
+{
+  std::uint32_t h = 0;
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, err.data(), sizeof h, cudaMemcpyDeviceToHost, stream.get()));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  FASTPAIR_EXPECTS(!(h & select_row_out_of_range),
+                   std::string("invalid ") + form + " selection: a row lies outside the column (or a range has begin > end)");
+  FASTPAIR_EXPECTS(!(h & select_not_increasing), std::string("invalid ") + form +
+                                                   " selection: row ids must be strictly increasing / ranges sorted and non-overlapping");
+}
+
+inline unsigned grid_for(std::uint64_t n)
+{
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((n + 255) / 256, 1u << 16)));
+}
+
+/** Validates `sel` against `num_rows` on the GPU. @note synchronizes `stream`. @throw logic_error */
+inline void validate_on_device(device_row_ids sel, std::uint64_t num_rows, cuda::stream_ref stream)
+{
+  if (sel.count == 0) return;
+  FASTPAIR_EXPECTS(sel.rows != nullptr, "row id selection with a null pointer");
+  device_buffer<std::uint32_t> err(1, stream);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
+  validate_row_ids_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  check_selection_error(err, "row id", stream);
+}
+inline void validate_on_device(device_row_ranges sel, std::uint64_t num_rows, cuda::stream_ref stream)
+{
+  if (sel.count == 0) return;
+  FASTPAIR_EXPECTS(sel.ranges != nullptr, "range selection with a null pointer");
+  device_buffer<std::uint32_t> err(1, stream);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
+  validate_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  check_selection_error(err, "range", stream);
+}
+inline void validate_on_device(device_bitmask sel, std::uint64_t num_rows, cuda::stream_ref)
+{
+  FASTPAIR_EXPECTS(sel.num_rows == num_rows, "invalid bitmask selection: it covers " + std::to_string(sel.num_rows) +
+                                               " rows, the column has " + std::to_string(num_rows));
+  FASTPAIR_EXPECTS(num_rows == 0 || sel.words != nullptr, "bitmask selection with a null pointer");
+}
+
+/** The selection as runs of rows in a buffer the plan owns. */
+inline device_row_ranges_buffer to_pieces(device_row_ids sel, cuda::stream_ref stream)
+{
+  return to_row_ranges(sel, stream);
+}
+inline device_row_ranges_buffer to_pieces(device_bitmask sel, cuda::stream_ref stream)
+{
+  return to_row_ranges(sel, stream);
+}
+inline device_row_ranges_buffer to_pieces(device_row_ranges sel, cuda::stream_ref stream)
+{
+  device_row_ranges_buffer out{device_buffer<row_range>(sel.count, stream), sel.count};
+  if (sel.count)
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(out.ranges.data(), sel.ranges, sel.count * sizeof(row_range),
+                                      cudaMemcpyDeviceToDevice, stream.get()));
+  return out;
+}
+
+/** cub::DeviceMemcpy::Batched over the pieces. */
+inline void copy_pieces(std::uint64_t num_pieces, piece_source src, piece_destination dst, piece_copy_bytes size,
+                        cuda::stream_ref stream)
+{
+  if (num_pieces == 0) return;
+  thrust::counting_iterator<std::uint64_t> j(0);
+  auto in   = thrust::make_transform_iterator(j, src);
+  auto out  = thrust::make_transform_iterator(j, dst);
+  auto len  = thrust::make_transform_iterator(j, size);
+  std::size_t temp_bytes = 0;
+  FASTPAIR_CUDA_TRY(cub::DeviceMemcpy::Batched(nullptr, temp_bytes, in, out, len,
+                                               static_cast<std::int64_t>(num_pieces), stream.get()));
+  device_buffer<unsigned char> temp(temp_bytes, stream);
+  FASTPAIR_CUDA_TRY(cub::DeviceMemcpy::Batched(temp.data(), temp_bytes, in, out, len,
+                                               static_cast<std::int64_t>(num_pieces), stream.get()));
+}
+
+/** Filter-then-materialise: gather the selected codes, rebuild a sidecar for them, decode. */
+inline void decode_selected_codes(device_column const& col, select_plan const& plan, unsigned char* chars,
+                                  cuda::stream_ref stream)
+{
+  std::uint64_t const n_codes = plan.num_codes();
+  auto const* sums            = select_plan_access::sums(plan);
+  device_row_ranges const pcs = plan.pieces();
+  // 1 gather
+  device_buffer<std::uint16_t> codes(n_codes, stream);
+  auto const* col_codes = col.low_plane_bytes() == 8 ? col.view<8>().codes : col.view<16>().codes;
+  copy_pieces(pcs.count,
+              piece_source{reinterpret_cast<unsigned char const*>(col_codes), pcs.ranges, col.device_row_code_offsets(), 2},
+              piece_destination{reinterpret_cast<unsigned char*>(codes.data()), sums, true},
+              piece_copy_bytes{pcs.ranges, col.device_row_code_offsets(), 2}, stream);
+  // 2 sidecar of the compact stream (positions = output positions), 3 decode
+  std::uint32_t const stride = col.sidecar_stride();
+  std::uint64_t const nseg   = (n_codes + stride - 1) / stride;
+  device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream), sidecar(nseg + 1, stream);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
+  auto run = [&](auto tag) {
+    using config = typename decltype(tag)::type;
+    auto v       = col.view<config::low_plane_bytes>();
+    v.codes      = codes.data();
+    v.num_codes  = n_codes;
+    v.sidecar    = sidecar.data();
+    segment_lengths_kernel<<<static_cast<unsigned>((nseg * 32 + 255) / 256), 256, 0, stream.get()>>>(v, seg_bytes.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(), sidecar.data(), nseg + 1,
+                                                     stream.get()));
+    device_buffer<unsigned char> temp(temp_bytes, stream);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(), sidecar.data(),
+                                                     nseg + 1, stream.get()));
+    return launch_decode<config>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
+  };
+  FASTPAIR_CUDA_TRY(with_auto_config(col, run));
+}
+
+/** Decode-then-filter: decode every code into a temporary, copy the pieces' bytes out. */
+inline void decode_selected_dense(device_column const& col, select_plan const& plan, unsigned char* chars,
+                                  cuda::stream_ref stream)
+{
+  device_buffer<unsigned char> all(col.decoded_bytes(), stream);
+  FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_codes(), all.data(), 0, col.decoded_bytes(), stream));
+  device_row_ranges const pcs = plan.pieces();
+  copy_pieces(pcs.count, piece_source{all.data(), pcs.ranges, col.device_row_byte_offsets(), 1},
+              piece_destination{chars, select_plan_access::sums(plan), false},
+              piece_copy_bytes{pcs.ranges, col.device_row_byte_offsets(), 1}, stream);
+}
+
+}  // namespace detail
+
+/**
+ * @brief Validates `sel` for `col` and computes, on the GPU, where every selected row goes.
+ *
+ * This is the size query: plan.num_rows() and plan.bytes() size the output of decode_selected.
+ * @code{.pseudo}
+ * rows {"ab", "", "cda", "x"}, ranges {[1, 3)} -> plan.num_rows() == 2, plan.bytes() == 3
+ * @endcode
+ * @tparam Sel device_row_ids, device_bitmask or device_row_ranges
+ * @param stream CUDA stream on which to perform the work
+ * @note synchronizes `stream` (validation result, run count, totals); allocates on `stream`.
+ * @throw logic_error if the selection is invalid for `col` (see the file comment); cuda_error.
+ */
+template <class Sel>
+select_plan make_select_plan(device_column const& col, Sel sel, cuda::stream_ref stream = {})
+{
+  static_assert(is_device_selection_v<Sel>, "a selection is a device_row_ids, device_bitmask or device_row_ranges");
+  detail::validate_on_device(sel, col.num_rows(), stream);
+  return select_plan_access::build(col, detail::to_pieces(sel, stream), stream);
+}
+
+/**
+ * @brief Checks `sel` against `col` on the GPU (it builds and discards a plan).
+ * @note synchronizes `stream`. @throw logic_error naming the problem.
+ */
+template <class Sel>
+void validate_selection(device_column const& col, Sel sel, cuda::stream_ref stream = {})
+{
+  (void)make_select_plan(col, sel, stream);
+}
+
+/**
+ * @brief Decodes the rows of `plan` into `out` (plan.num_rows() rows, plan.bytes() chars).
+ *
+ * Stream-ordered and without synchronisation; allocates temporaries on `stream` (selective: the
+ * compact codes and their sidecar, ~2 bytes per selected code; dense: the whole decoded column).
+ * Writes only out.offsets[0, num_rows] and out.chars[0, plan.bytes()).
+ * @param stream CUDA stream on which to perform the work
+ * @throw logic_error if `out` is too small, int32 offsets would overflow, or pointers are null.
+ */
+template <class OffsetT>
+void decode_selected(device_column const& col, select_plan const& plan, string_column_view<OffsetT> out,
+                     cuda::stream_ref stream = {}, select_strategy strategy = select_strategy::automatic)
+{
+  std::uint64_t const rows = plan.num_rows(), bytes = plan.bytes();
+  FASTPAIR_EXPECTS(out.num_rows == rows,
+                   "output has " + std::to_string(out.num_rows) + " rows, the selection " + std::to_string(rows));
+  FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
+                                                  " < selected size " + std::to_string(bytes));
+  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
+  FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
+  if constexpr (std::is_same_v<OffsetT, std::int32_t>)
+    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
+                     "selected size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+
+  device_row_ranges const pcs = plan.pieces();
+  detail::select_offsets_kernel<OffsetT><<<detail::grid_for(rows + 1), 256, 0, stream.get()>>>(
+    col.device_row_byte_offsets(), pcs.ranges, select_plan_access::sums(plan), pcs.count, rows, out.offsets);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  if (bytes == 0) return;
+  auto* const chars = reinterpret_cast<unsigned char*>(out.chars);
+  if (plan.resolve(strategy) == select_strategy::selective) detail::decode_selected_codes(col, plan, chars, stream);
+  else detail::decode_selected_dense(col, plan, chars, stream);
+}
+
+/**
+ * @brief make_select_plan + decode_selected.
+ * @note synchronizes `stream` while planning (not after the decode). @throw as both.
+ */
+template <class OffsetT, class Sel, std::enable_if_t<is_device_selection_v<Sel>, int> = 0>
+void decode_selected(device_column const& col, Sel sel, string_column_view<OffsetT> out, cuda::stream_ref stream = {},
+                     select_strategy strategy = select_strategy::automatic)
+{
+  decode_selected(col, make_select_plan(col, sel, stream), out, stream, strategy);
+}
+
+/**
+ * @brief Allocates the output, decodes the selected rows and checks the column's error word.
+ * @code{.pseudo}
+ * decompress_selected(dcol, device_row_ids{d_rows, 2}) -> string_column with 2 rows
+ * @endcode
+ * @note synchronizes `stream`. @throw decode_error on corrupt device data; plus the above.
+ */
+template <class OffsetT = std::int64_t, class Sel, std::enable_if_t<is_device_selection_v<Sel>, int> = 0>
+string_column<OffsetT> decompress_selected(device_column const& col, Sel sel, cuda::stream_ref stream = {},
+                                           select_strategy strategy = select_strategy::automatic)
+{
+  select_plan const plan = make_select_plan(col, sel, stream);
+  string_column<OffsetT> out;
+  out.num_rows = plan.num_rows();
+  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream);
+  out.chars    = device_buffer<char>(plan.bytes(), stream);
+  decode_selected(col, plan, out.view(), stream, strategy);
+  if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
+    throw decode_error(std::string("fastpair: corrupt device data while decoding selected rows:") +
+                       ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +
+                       ((e & sidecar_mismatch) ? " the row offsets disagree with the token lengths;" : ""));
+  return out;
+}
+
+}  // namespace fastpair
