@@ -17,6 +17,7 @@ namespace fb = fastpair::bench;
 using fastpair::codec;
 using fastpair::decode_config;
 constexpr auto words = fastpair::emit_strategy::register_words;
+constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
 
 namespace {
 
@@ -57,7 +58,10 @@ using sweep_configs = config_list<
   decode_config<8, 8, 0, 256, 3, words>, decode_config<6, 8, 0, 128, 4, words>, decode_config<4, 8, 0, 128, 8, words>,
   decode_config<8, 8, 0, 64, 8, words>, decode_config<8, 16, 0, 128, 4, words>, decode_config<8, 16, 0, 128, 6, words>,
   decode_config<8, 16, 0, 256, 2, words>, decode_config<8, 16, 0, 256, 3, words>, decode_config<6, 16, 0, 128, 4, words>,
-  decode_config<4, 16, 0, 128, 8, words>, decode_config<8, 16, 0, 64, 8, words>>;
+  decode_config<4, 16, 0, 128, 8, words>, decode_config<8, 16, 0, 64, 8, words>,
+  // register_words + bulk-copy (TMA) drain
+  decode_config<8, 16, 0, 256, 3, words, bulk>, decode_config<8, 16, 0, 128, 6, words, bulk>,
+  decode_config<8, 8, 0, 256, 3, words, bulk>>;
 
 template <class... Configs>
 void register_sweep(config_list<Configs...>, std::string const& prefix, std::string const& column, codec kind, int w)

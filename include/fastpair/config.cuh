@@ -23,6 +23,18 @@ enum class emit_strategy {
   register_words,
 };
 
+/** @brief How a warp copies its staged batch from shared to global memory. */
+enum class drain_strategy {
+  /// The lanes copy the stage: one 16-byte shared load + one streaming 16-byte global store per
+  /// lane and chunk (every byte passes through the LSU twice).
+  lanes,
+  /// sm_90+: one lane hands the batch's whole 16-byte chunks to the bulk-copy engine (TMA,
+  /// `cp.async.bulk` shared -> global) and the warp goes on with the next batch in a second stage
+  /// buffer; lanes only write the partial head and tail chunks. Needs emit_strategy::register_words.
+  /// Doubles the stage's shared memory. On older GPUs it compiles to the `lanes` drain.
+  bulk_copy,
+};
+
 /**
  * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
  *
@@ -40,9 +52,11 @@ enum class emit_strategy {
  * @tparam MinBlocksPerSm B: `__launch_bounds__(T, B)` minimum resident blocks per SM, 1..8; caps
  *         registers at about 65536 / (T·B).
  * @tparam Emit **[optional]** the emit strategy; default: emit_strategy::staged_bytes (the paper's).
+ * @tparam Drain **[optional]** the shared -> global drain; default: drain_strategy::lanes.
  */
 template <int TokensPerThread, int LowPlaneBytes, int HoistedRounds, int ThreadsPerBlock,
-          int MinBlocksPerSm, emit_strategy Emit = emit_strategy::staged_bytes>
+          int MinBlocksPerSm, emit_strategy Emit = emit_strategy::staged_bytes,
+          drain_strategy Drain = drain_strategy::lanes>
 struct decode_config {
   static constexpr int tokens_per_thread = TokensPerThread;  ///< K
   static constexpr int low_plane_bytes   = LowPlaneBytes;    ///< W
@@ -50,6 +64,7 @@ struct decode_config {
   static constexpr int threads_per_block = ThreadsPerBlock;  ///< T
   static constexpr int min_blocks_per_sm = MinBlocksPerSm;   ///< B
   static constexpr emit_strategy emit    = Emit;
+  static constexpr drain_strategy drain  = Drain;
   static constexpr int warps_per_block   = ThreadsPerBlock / 32;
   static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
 
@@ -62,13 +77,15 @@ struct decode_config {
   static_assert(MinBlocksPerSm >= 1 && MinBlocksPerSm <= 8, "B (min blocks per SM) must be in 1..8");
   static_assert(Emit != emit_strategy::register_words || TokensPerThread >= 4,
                 "the register_words strategy needs K >= 4");
+  static_assert(Drain == drain_strategy::lanes || Emit == emit_strategy::register_words,
+                "the bulk_copy drain is implemented for the register_words strategy only");
 };
 
 /** @brief True if `C` is a specialization of decode_config. */
 template <class C>
 struct is_decode_config : std::false_type {};
-template <int K, int W, int H, int T, int B, emit_strategy E>
-struct is_decode_config<decode_config<K, W, H, T, B, E>> : std::true_type {};
+template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
+struct is_decode_config<decode_config<K, W, H, T, B, E, D>> : std::true_type {};
 
 /**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
@@ -77,8 +94,8 @@ struct is_decode_config<decode_config<K, W, H, T, B, E>> : std::true_type {};
 template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4>;
 
-/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words): the config's name in test
- *  names, benchmark names and logs. */
+/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".bulk" for the bulk_copy
+ *  drain): the config's name in test names, benchmark names and logs. */
 template <class Config>
 std::string config_name()
 {
@@ -86,7 +103,8 @@ std::string config_name()
          std::to_string(Config::low_plane_bytes) + ".h" + std::to_string(Config::hoisted_rounds) +
          ".t" + std::to_string(Config::threads_per_block) + ".b" +
          std::to_string(Config::min_blocks_per_sm) +
-         (Config::emit == emit_strategy::register_words ? ".words" : "");
+         (Config::emit == emit_strategy::register_words ? ".words" : "") +
+         (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "");
 }
 
 }  // namespace fastpair

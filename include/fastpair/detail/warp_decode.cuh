@@ -40,6 +40,8 @@
 #include <fastpair/config.cuh>
 
 #include <cub/warp/warp_scan.cuh>
+#include <cuda/ptx>
+#include <nv/target>
 
 #include <cstdint>
 
@@ -80,9 +82,11 @@ namespace detail {
 template <class Config>
 struct warp_smem {
   static constexpr int stage_bytes = Config::codes_per_batch * 16 + 16;
+  /// two stage buffers with the bulk-copy drain (the engine reads one while the warp fills the other)
+  static constexpr int stages = Config::drain == drain_strategy::bulk_copy ? 2 : 1;
   static constexpr int queue_bytes =
     Config::low_plane_bytes < 16 && Config::emit == emit_strategy::staged_bytes ? Config::codes_per_batch * 4 : 0;
-  static constexpr int bytes       = stage_bytes + queue_bytes;
+  static constexpr int bytes       = stages * stage_bytes + queue_bytes;
   static_assert(stage_bytes % 16 == 0, "staging must keep 16-byte alignment");
 };
 
@@ -112,10 +116,12 @@ __device__ __forceinline__ std::uint32_t byte_of(uint4 v, int b)
 /**
  * The drain shared by every emit strategy: copies staged bytes [shift, shift + total) to
  * out[rel .. rel + total), clipped to the window [0, capacity). Chunks of 16 staged bytes map to
- * 16-byte aligned output addresses; whole chunks go out as one streaming 16-byte store, the
- * partial head and tail chunks as single bytes spread over the lanes (one byte per lane), and the
- * neighbouring batch writes the other bytes of those chunks.
+ * 16-byte aligned output addresses; whole chunks go out as one streaming 16-byte store per lane
+ * (`Bulk`: one bulk copy issued by lane 0 for the chunks inside the window, see
+ * drain_strategy::bulk_copy), the partial head and tail chunks as single bytes spread over the
+ * lanes (one byte per lane), and the neighbouring batch writes the other bytes of those chunks.
  */
+template <bool Bulk = false>
 __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uint32_t shift, std::uint32_t total,
                                             std::int64_t rel, unsigned char* out, std::uint64_t capacity,
                                             unsigned lane)
@@ -127,16 +133,42 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
     std::int64_t const r = rel0 + b;
     if (r >= 0 && r < cap) out[r] = stage[b];
   };
-  // Whole chunks [c0, c1): one streaming 16-byte store per lane and chunk.
-  std::uint32_t const c0 = (shift + 15) / 16, c1 = end / 16;
-  for (std::uint32_t i = c0 + lane; i < c1; i += 32) {
-    std::int64_t const r = rel0 + 16 * static_cast<std::int64_t>(i);
-    if (r >= 0 && r + 16 <= cap) {
-      __stcs(reinterpret_cast<uint4*>(out + r), *reinterpret_cast<uint4 const*>(stage + 16 * i));
-    } else {  // only at the edges of a row-range window
-      for (std::uint32_t b = 16 * i; b < 16 * i + 16; ++b) put_byte(b);
+  auto put_chunks = [&](std::uint32_t i0, std::uint32_t i1) {  // lanes copy chunks [i0, i1)
+    for (std::uint32_t i = i0 + lane; i < i1; i += 32) {
+      std::int64_t const r = rel0 + 16 * static_cast<std::int64_t>(i);
+      if (r >= 0 && r + 16 <= cap) {
+        __stcs(reinterpret_cast<uint4*>(out + r), *reinterpret_cast<uint4 const*>(stage + 16 * i));
+      } else {  // only at the edges of a row-range window
+        for (std::uint32_t b = 16 * i; b < 16 * i + 16; ++b) put_byte(b);
+      }
     }
+  };
+  // Whole chunks [c0, c1).
+  std::uint32_t const c0 = (shift + 15) / 16, c1 = end / 16;
+  bool bulk_done = false;
+  if constexpr (Bulk) {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (
+      // Chunks entirely inside the window: [i0, i1); the lanes take the rest (window edges only).
+      std::int64_t const lo = rel0 >= 0 ? 0 : (15 - rel0) / 16;          // first chunk at r >= 0
+      std::int64_t const hi = cap >= rel0 ? (cap - rel0) / 16 : 0;        // chunks ending at <= cap
+      std::int64_t const i0l = lo < std::int64_t{c0} ? std::int64_t{c0} : lo > std::int64_t{c1} ? std::int64_t{c1} : lo;
+      std::int64_t const i1l = hi < i0l ? i0l : hi > std::int64_t{c1} ? std::int64_t{c1} : hi;
+      std::uint32_t const i0 = static_cast<std::uint32_t>(i0l), i1 = static_cast<std::uint32_t>(i1l);
+      // Make this lane's generic-proxy stage writes visible to the bulk-copy (async) proxy.
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+      __syncwarp();
+      if (lane == 0) {
+        if (i1 > i0)
+          cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + rel0 + 16 * std::int64_t{i0},
+                                   stage + 16 * i0, 16 * (i1 - i0));
+        cuda::ptx::cp_async_bulk_commit_group();
+      }
+      put_chunks(c0, i0);
+      put_chunks(i1, c1);
+      bulk_done = true;
+    ), ())
   }
+  if (!bulk_done) put_chunks(c0, c1);
   // Partial head chunk (bytes [shift, min(end, 16*c0))): lanes 0..15, one byte each.
   // Partial tail chunk (bytes [16*c1, end), when it is not the head chunk): lanes 16..31.
   std::uint32_t const head_end = min(end, 16 * c0);
@@ -148,6 +180,26 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
     if (16 * c1 >= head_end && b < end) put_byte(b);
   }
 }
+
+/**
+ * Bulk-copy drain bookkeeping of one warp, carried across its segments: before the warp writes a
+ * stage buffer again, lane 0 waits until the engine has read the copy issued from it two batches
+ * ago (at most one copy in flight); at the end of the kernel it waits for all of them.
+ */
+struct bulk_drain_state {
+  unsigned next = 0;  ///< stage buffer of the next batch (0 or 1)
+
+  __device__ __forceinline__ void wait_stage_free(unsigned lane)
+  {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (if (lane == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});))
+    __syncwarp();
+  }
+  __device__ __forceinline__ static void finish(unsigned lane)
+  {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (if (lane == 0) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});))
+    __syncwarp();
+  }
+};
 
 /**
  * @brief Decodes segment `seg` of `col` with one warp, writing the bytes that fall inside the

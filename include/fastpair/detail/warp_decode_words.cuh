@@ -24,7 +24,9 @@
  *             most two lanes. The last non-empty lane stores its own trailing partial word; bytes
  *             of the stage outside [shift, shift + total) are never drained, so garbage there is
  *             harmless.
- *   6 drain   unchanged (drain_stage): 16-byte aligned streaming stores, byte-wise head/tail
+ *   6 drain   drain_stage: 16-byte aligned streaming stores by the lanes, byte-wise head/tail; with
+ *             drain_strategy::bulk_copy, lane 0 hands the whole chunks to the bulk-copy engine and
+ *             the next batch fills the second stage buffer meanwhile
  *
  * Measured rationale: DESIGN.md §6 (an early version of this idea, H200, 2026-11-29): 1.65x the
  * authors' kernels on log_windows, 1.15-1.3x on short-token text; docs/BENCHMARKS.md has ours.
@@ -81,7 +83,8 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
 template <class Config, int W>
 __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
                                                           unsigned char* out, std::uint64_t window_begin,
-                                                          std::uint64_t capacity, unsigned char* smem)
+                                                          std::uint64_t capacity, unsigned char* smem,
+                                                          bulk_drain_state& bulk)
 {
   constexpr int K     = Config::tokens_per_thread;
   constexpr int BATCH = Config::codes_per_batch;
@@ -91,8 +94,7 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
   using scan_t = cub::WarpScan<std::uint32_t>;
   unsigned const lane = threadIdx.x & 31u;
 
-  unsigned char* stage    = smem;  // [stage_bytes], 16-byte aligned
-  std::uint32_t* stage32  = reinterpret_cast<std::uint32_t*>(stage);
+  constexpr bool BULK = Config::drain == drain_strategy::bulk_copy;
   std::uint64_t const c_begin = seg * col.sidecar_stride;
   std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
   std::uint64_t cursor        = col.sidecar[seg];
@@ -138,6 +140,9 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
     std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
 
     // 4. assemble words -----------------------------------------------------------------------
+    unsigned char* const stage = smem + (BULK ? bulk.next * warp_smem<Config>::stage_bytes : 0);  // 16-aligned
+    std::uint32_t* const stage32 = reinterpret_cast<std::uint32_t*>(stage);
+    if constexpr (BULK) bulk.wait_stage_free(lane);
     std::uint32_t const p0     = shift + off;
     std::uint32_t const wfirst = p0 >> 2;
     bool const head_shared     = (p0 & 3u) != 0;  // first word shared with the left lane
@@ -181,7 +186,8 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
     __syncwarp();
 
     // 6. drain --------------------------------------------------------------------------------
-    drain_stage(stage, shift, total, rel, out, capacity, lane);
+    drain_stage<BULK>(stage, shift, total, rel, out, capacity, lane);
+    if constexpr (BULK) bulk.next ^= 1u;
     __syncwarp();
     cursor += total;
   }

@@ -30,14 +30,16 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   unsigned const warp       = threadIdx.x / 32;
   unsigned char* const smem = fastpair_smem + warp * warp_smem<Config>::bytes;
   std::uint64_t const warps = std::uint64_t{gridDim.x} * Config::warps_per_block;
+  bulk_drain_state bulk;  // drain_strategy::bulk_copy only
   // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
   for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
        seg < end_segment; seg += warps) {
     if constexpr (Config::emit == emit_strategy::register_words)
-      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem);
+      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, bulk);
     else
       warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
   }
+  if constexpr (Config::drain == drain_strategy::bulk_copy) bulk_drain_state::finish(threadIdx.x & 31u);
 }
 
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment). Codes that
