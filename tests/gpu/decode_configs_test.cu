@@ -19,7 +19,7 @@
 
 using fastpair::decode_config;
 constexpr auto words = fastpair::emit_strategy::register_words;
-constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
+[[maybe_unused]] constexpr auto bulk = fastpair::drain_strategy::bulk_copy;
 // clang-format off
 #if FASTPAIR_TEST_CONFIG_GROUP == 0
 using cfg_a = decode_config<1, 8, 0, 64, 1>; using cfg_b = decode_config<6, 8, 1, 256, 4>; using cfg_c = decode_config<6, 16, 1, 256, 4>;
