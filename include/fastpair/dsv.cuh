@@ -1,0 +1,567 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file dsv.cuh
+ * @brief GPU parsing of delimiter-separated raw text (CSV, TPC-H .tbl, ...) into Arrow-style string
+ * columns: the ParPaRaw scheme (issue 9) on the DFA of dsv.hpp. Same output and same errors as
+ * `parse_dsv_reference()` for every input.
+ *
+ * - `parse_dsv_boundaries(bytes, n, dialect, stream)`: field and record boundaries in device memory
+ *   (the cheap entry point: no kept bytes, no columns).
+ * - `parse_dsv(bytes, n, dialect, stream)`: one `string_column<int64_t>` per field + header + count.
+ * - `parse_dsv_streamed(host text, dialect, callback, options)`: input in host memory (pageable or
+ *   pinned, any size): pinned staging, a copy stream and a compute stream, the copy of batch k+1
+ *   overlapped with parsing batch k; a record cut by a batch end is carried into the next batch.
+ *
+ * No pass over the input is sequential: see detail/kernels/dsv_kernel.cuh and docs/DSV.md.
+ * Errors: the first error in input order is thrown as `dsv_error` (kind, byte offset, 1-based
+ * record number counting the header), exactly as the reference reports it.
+ */
+#pragma once
+
+#include <fastpair/decode.cuh>
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/kernels/dsv_kernel.cuh>
+#include <fastpair/dsv.hpp>
+
+#include <cub/device/device_scan.cuh>
+
+#include <cuda/stream_ref>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace fastpair {
+
+/**
+ * @brief Field and record boundaries of parsed DSV bytes, in device memory. Offsets are relative
+ * to the first parsed byte. Records include the header record when the dialect has one.
+ */
+struct dsv_boundaries {
+  device_buffer<std::uint64_t> field_ends;       ///< [num_fields] input offset of field f's terminator (size at the end); empty from parse_dsv()
+  device_buffer<std::uint64_t> field_kept_ends;  ///< [num_fields] end of field f in unquoted, unescaped bytes
+  device_buffer<std::uint64_t> record_fields;    ///< [num_records] one past record r's last field
+  device_buffer<std::uint64_t> record_ends;      ///< [num_records] input offset of record r's terminator (LF; size at the end)
+  std::uint64_t num_fields        = 0;  ///< fields written (a batch cut mid-record also counts its partial fields)
+  std::uint64_t num_records       = 0;  ///< complete records (header included)
+  std::uint64_t num_columns       = 0;  ///< columns (fields per record minus the trailing one for trailing_delimiter)
+  std::uint64_t kept_bytes        = 0;  ///< unquoted, unescaped bytes of all fields
+  std::uint64_t consumed_bytes    = 0;  ///< one past the last record's terminator (streaming: where the carry starts)
+};
+
+/** @brief A parsed table in device memory: one Arrow large_utf8 column per field. */
+struct device_dsv_table {
+  std::vector<string_column<std::int64_t>> columns;  ///< columns[j]: field j of every data record
+  std::vector<std::string> header;                   ///< field names when dialect.header, else empty
+  std::uint64_t num_records = 0;                     ///< data records (the header not counted)
+
+  std::size_t num_fields() const noexcept { return columns.size(); }
+
+  /** @brief Copies to a host dsv_table (compare with parse_dsv_reference). @note synchronizes. */
+  dsv_table to_host(cuda::stream_ref stream = {}) const
+  {
+    dsv_table t;
+    t.header      = header;
+    t.num_records = num_records;
+    for (auto const& c : columns) t.columns.push_back(c.to_host(stream));
+    return t;
+  }
+};
+
+namespace detail {
+
+/** @brief Per-call settings of one parse over a device buffer (a whole input or one batch). */
+struct dsv_pass_options {
+  bool at_end                  = true;   ///< the bytes end the input (end-of-input actions apply)
+  bool header                  = false;  ///< the first record of these bytes is the header
+  std::int64_t expected_columns = -1;    ///< -1: the first record decides (+ dialect.expected_fields)
+  bool input_ends              = true;   ///< write dsv_boundaries::field_ends
+  bool keep_bytes              = false;  ///< write the kept bytes (for materialising)
+  std::uint64_t byte_base      = 0;      ///< input offset of the first byte (for error messages)
+  std::uint64_t record_base    = 0;      ///< records before the first byte (for error messages)
+};
+
+/** @brief Temporary storage for one cub call, sized on demand. */
+template <class Call>
+void cub_call(Call&& call, cudaStream_t s)
+{
+  std::size_t bytes = 0;
+  FASTPAIR_CUDA_TRY(call(nullptr, bytes));
+  device_buffer<unsigned char> tmp(std::max<std::size_t>(bytes, 1), s);
+  FASTPAIR_CUDA_TRY(call(tmp.data(), bytes));
+}
+
+inline unsigned grid_for(std::uint64_t items, unsigned threads)
+{
+  std::uint64_t const g = (items + threads - 1) / threads;
+  FASTPAIR_EXPECTS(g < (std::uint64_t{1} << 31), "DSV input too large for one launch");
+  return static_cast<unsigned>(std::max<std::uint64_t>(g, 1));
+}
+
+template <class T>
+T read_one(T const* p, cudaStream_t s)
+{
+  T v{};
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, s));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  return v;
+}
+
+/**
+ * @brief Passes 1-3 and the checks over `n` device bytes; throws the first error as dsv_error.
+ * @note synchronizes `s` (three times: totals, status, last record end).
+ */
+inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, dsv_dialect const& d,
+                                     dsv_pass_options const& opt, device_buffer<char>* kept, cudaStream_t s)
+{
+  using namespace dsv_gpu;
+  gpu_dfa const m          = make_gpu_dfa(d);  // validates the dialect
+  FASTPAIR_EXPECTS(n == 0 || in != nullptr, "parse_dsv: null input");
+  std::uint64_t const chunks = std::max<std::uint64_t>(1, (n + chunk_bytes - 1) / chunk_bytes);
+  unsigned const blocks      = grid_for(chunks, block_threads);
+
+  // Pass 1 + scan: each chunk's start state.
+  device_buffer<std::uint32_t> tv(chunks, s), start(chunks, s);
+  dsv_tv_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, tv.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  cub_call([&](void* t, std::size_t& b) {
+    return cub::DeviceScan::ExclusiveScan(t, b, tv.data(), start.data(), compose_op{},
+                                          dsv::transition_vector::identity().bits, chunks, s);
+  }, s);
+
+  // Pass 2 + scan of the block sums (one extra zero entry gives the totals).
+  device_buffer<std::uint32_t> packed(chunks, s);
+  device_buffer<counts> block_counts(blocks + 1, s), block_base(blocks + 1, s);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(block_counts.data() + blocks, 0, sizeof(counts), s));
+  dsv_count_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, opt.at_end, start.data(), packed.data(),
+                                                     block_counts.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  cub_call([&](void* t, std::size_t& b) {
+    return cub::DeviceScan::ExclusiveScan(t, b, block_counts.data(), block_base.data(), counts_sum{}, counts{},
+                                          blocks + 1, s);
+  }, s);
+  counts const total = read_one(block_base.data() + blocks, s);
+
+  // Pass 3: the writes.
+  dsv_boundaries out;
+  out.num_fields      = total.fields;
+  out.num_records     = total.records;
+  out.kept_bytes      = total.bytes;
+  out.field_kept_ends = device_buffer<std::uint64_t>(total.fields, s);
+  if (opt.input_ends) out.field_ends = device_buffer<std::uint64_t>(total.fields, s);
+  out.record_fields = device_buffer<std::uint64_t>(total.records, s);
+  out.record_ends   = device_buffer<std::uint64_t>(total.records, s);
+  if (kept) *kept = device_buffer<char>(total.bytes, s);
+  device_buffer<status> st(1, s);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(status), s));
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(&st.data()->first_bad_record, 0xFF, sizeof(std::uint64_t), s));
+  write_targets const wt{out.field_kept_ends.data(), opt.input_ends ? out.field_ends.data() : nullptr,
+                         out.record_fields.data(), out.record_ends.data(), kept ? kept->data() : nullptr,
+                         st.data()};
+  dsv_write_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, opt.at_end, start.data(), packed.data(),
+                                                     block_base.data(), wt);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  std::int64_t const expected = opt.expected_columns >= 0 ? opt.expected_columns : d.expected_fields;
+  dsv_check_kernel<<<grid_for(total.records, block_threads), block_threads, 0, s>>>(
+    out.record_fields.data(), out.field_kept_ends.data(), total.records, expected, d.trailing_delimiter, st.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  status h = read_one(st.data(), s);
+  out.num_columns = h.num_columns;
+
+  // The first error in input order: a bad completed record precedes any syntax error (records
+  // stop at the first one, `failed` absorbs).
+  if (h.first_bad_record != UINT64_MAX) {
+    std::uint64_t const r     = h.first_bad_record;
+    std::uint64_t const first = r == 0 ? 0 : read_one(out.record_fields.data() + r - 1, s);
+    std::uint64_t const last  = read_one(out.record_fields.data() + r, s);
+    std::uint64_t const begin = r == 0 ? 0 : read_one(out.record_ends.data() + r - 1, s) + 1;
+    std::uint64_t const raw   = last - first;
+    std::uint64_t const offset = opt.byte_base + begin, record = opt.record_base + r + 1;
+    if (d.trailing_delimiter) {
+      std::uint64_t const e1 = read_one(out.field_kept_ends.data() + last - 1, s);
+      std::uint64_t const e0 = last >= 2 ? read_one(out.field_kept_ends.data() + last - 2, s) : 0;
+      if (raw < 2 || e1 != e0) throw_dsv_error(dsv_error_kind::missing_trailing_delimiter, offset, record);
+    }
+    std::uint64_t const drop = d.trailing_delimiter ? 1 : 0;
+    throw_dsv_error(dsv_error_kind::wrong_field_count, offset, record, raw - drop, h.num_columns);
+  }
+  if (h.error_kind != 0) {
+    auto const kind      = static_cast<dsv_error_kind>(h.error_kind);
+    std::uint64_t offset = h.error_offset;
+    if (kind == dsv_error_kind::lone_carriage_return) offset -= 1;  // the CR itself
+    if (kind == dsv_error_kind::unterminated_quote) {
+      dsv_last_quote_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, start.data(), st.data());
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+      offset = read_one(&st.data()->last_open_quote, s);
+    }
+    throw_dsv_error(kind, opt.byte_base + offset, opt.record_base + h.error_records + 1);
+  }
+  out.consumed_bytes = total.records == 0 ? 0 : read_one(out.record_ends.data() + total.records - 1, s) + 1;
+  return out;
+}
+
+/**
+ * @brief Step 6: per-column lengths, offsets (cub InclusiveSum per column) and the gather.
+ * @note synchronizes `s` (to size each column's chars).
+ */
+inline device_dsv_table dsv_materialize(dsv_boundaries const& b, device_buffer<char> const& kept, bool header,
+                                        bool trailing, cudaStream_t s)
+{
+  using namespace dsv_gpu;
+  device_dsv_table t;
+  std::uint64_t const ncols      = b.num_columns;
+  std::uint64_t const fpr        = ncols + (trailing ? 1 : 0);
+  std::uint64_t const first_data = header && b.num_records > 0 ? 1 : 0;
+  std::uint64_t const rows       = b.num_records - first_data;
+  t.num_records                  = rows;
+  t.columns.resize(ncols);
+  for (auto& c : t.columns) {
+    c.num_rows = rows;
+    c.offsets  = device_buffer<std::int64_t>(rows + 1, s);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
+  }
+  if (first_data) {  // the header record: fields 0 .. ncols-1
+    std::vector<std::uint64_t> ends(ncols);
+    if (ncols)
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(ends.data(), b.field_kept_ends.data(), ncols * sizeof(std::uint64_t),
+                                        cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    std::string bytes(ncols ? ends.back() : 0, '\0');
+    if (!bytes.empty())
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bytes.data(), kept.data(), bytes.size(), cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    for (std::uint64_t j = 0; j < ncols; ++j) {
+      std::uint64_t const e0 = j == 0 ? 0 : ends[j - 1];
+      t.header.emplace_back(bytes.data() + e0, ends[j] - e0);
+    }
+  }
+  if (rows == 0 || ncols == 0) {
+    for (auto& c : t.columns) c.chars = device_buffer<char>(0, s);
+    return t;
+  }
+  device_buffer<std::int64_t> lens(rows * ncols, s);
+  dsv_lengths_kernel<<<grid_for(rows * ncols, block_threads), block_threads, 0, s>>>(
+    b.field_kept_ends.data(), rows, ncols, fpr, first_data, lens.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  {
+    std::size_t bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, bytes, lens.data(), t.columns[0].offsets.data() + 1,
+                                                    rows, s));
+    device_buffer<unsigned char> tmp(std::max<std::size_t>(bytes, 1), s);
+    for (std::uint64_t j = 0; j < ncols; ++j)
+      FASTPAIR_CUDA_TRY(cub::DeviceScan::InclusiveSum(tmp.data(), bytes, lens.data() + j * rows,
+                                                      t.columns[j].offsets.data() + 1, rows, s));
+  }
+  std::vector<std::int64_t> sizes(ncols);
+  for (std::uint64_t j = 0; j < ncols; ++j)
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&sizes[j], t.columns[j].offsets.data() + rows, sizeof(std::int64_t),
+                                      cudaMemcpyDeviceToHost, s));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  std::vector<column_target> targets(ncols);
+  for (std::uint64_t j = 0; j < ncols; ++j) {
+    t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(sizes[j]), s);
+    targets[j]         = {t.columns[j].offsets.data(), t.columns[j].chars.data()};
+  }
+  device_buffer<column_target> d_targets(ncols, s);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
+                                    cudaMemcpyHostToDevice, s));
+  if (b.kept_bytes > 0) {
+    dsv_gather_kernel<<<grid_for((b.kept_bytes + gather_bytes - 1) / gather_bytes, block_threads), block_threads,
+                        0, s>>>(kept.data(), b.kept_bytes, b.field_kept_ends.data(), b.num_fields, fpr, first_data,
+                                b.num_records, ncols, d_targets.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+  }
+  // `targets` (pageable) was staged by cudaMemcpyAsync before it returned; d_targets and lens are
+  // freed stream-ordered after the gather.
+  return t;
+}
+
+/** @brief Copies [0, n) of `src` into `dst` with up to `threads` host threads. */
+inline void parallel_memcpy(void* dst, void const* src, std::size_t n, unsigned threads)
+{
+  std::size_t const piece = std::size_t{4} << 20;
+  std::size_t const parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, (n + piece - 1) / piece));
+  dsv::parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t k) {
+    std::size_t const lo = n * k / parts, hi = n * (k + 1) / parts;
+    std::memcpy(static_cast<char*>(dst) + lo, static_cast<char const*>(src) + lo, hi - lo);
+  });
+}
+
+}  // namespace detail
+
+/**
+ * @brief Parses `n` device bytes to field and record boundaries (no columns).
+ *
+ * @code{.pseudo}
+ * "a,b\nc,d\n" -> field_ends {1, 3, 5, 7}, field_kept_ends {1, 2, 3, 4}, record_fields {2, 4},
+ *                 record_ends {3, 7}, num_columns 2
+ * @endcode
+ * @param stream CUDA stream on which to perform the work
+ * @note synchronizes `stream` (the output sizes and the error status are read back).
+ * @throw dsv_error (a format_error) on malformed input, naming byte offset and record number;
+ *        logic_error on an invalid dialect; cuda_error.
+ */
+inline dsv_boundaries parse_dsv_boundaries(char const* bytes, std::uint64_t n, dsv_dialect const& d,
+                                           cuda::stream_ref stream = {})
+{
+  detail::dsv_pass_options opt;
+  opt.header = d.header;
+  return detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, nullptr, stream.get());
+}
+
+/**
+ * @brief Parses `n` device bytes into one Arrow large_utf8 column per field (unquoted, doubled
+ * quotes collapsed), the header names and the number of data records: the output of
+ * parse_dsv_reference() in device memory.
+ *
+ * @code{.pseudo}
+ * "x,\"a\"\"b\"\n1,\n" -> columns[0] {"x", "1"}, columns[1] {"a\"b", ""}, num_records 2
+ * @endcode
+ * @param stream CUDA stream on which to perform the work
+ * @note synchronizes `stream` several times (sizes, error status, column sizes); the last gather
+ *       may still run when it returns (stream-ordered).
+ * @throw dsv_error (a format_error) on malformed input; logic_error on an invalid dialect; cuda_error.
+ */
+inline device_dsv_table parse_dsv(char const* bytes, std::uint64_t n, dsv_dialect const& d,
+                                  cuda::stream_ref stream = {})
+{
+  detail::dsv_pass_options opt;
+  opt.header     = d.header;
+  opt.input_ends = false;
+  opt.keep_bytes = true;
+  device_buffer<char> kept;
+  dsv_boundaries const b =
+    detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, &kept, stream.get());
+  return detail::dsv_materialize(b, kept, d.header, d.trailing_delimiter, stream.get());
+}
+
+/** @brief How parse_dsv_streamed() cuts and copies. */
+struct dsv_stream_options {
+  std::size_t batch_bytes = std::size_t{256} << 20;  ///< input bytes per host-to-device batch (>= 1)
+  bool materialize        = true;                    ///< build columns per batch (else boundaries only)
+  unsigned copy_threads   = 0;  ///< host threads copying pageable input to pinned staging (0: min(8, cores))
+};
+
+/** @brief One parsed batch, handed to the parse_dsv_streamed() callback. */
+struct dsv_batch {
+  std::uint64_t input_offset = 0;          ///< input offset of the batch's first byte (boundaries are relative to it)
+  std::uint64_t first_record = 0;          ///< data records (header not counted) before this batch
+  dsv_boundaries const* boundaries = nullptr;  ///< complete records of the batch (+ a partial one, not in num_records)
+  device_dsv_table const* table    = nullptr;  ///< the batch's columns when materialize, else null
+  cudaStream_t stream              = nullptr;  ///< the compute stream (the device data is ordered on it)
+};
+
+/**
+ * @brief Parses text in host memory (pageable or pinned, any size, also larger than the GPU) in
+ * batches: a producer thread copies batch k+1 into one of two pinned staging buffers and issues its
+ * host-to-device copy on a copy stream while batch k is parsed on a compute stream. The bytes after
+ * the last complete record of a batch are carried (device to device) in front of the next batch.
+ * `callback(dsv_batch const&)` is called once per batch in input order (a batch may have no record).
+ * @throw dsv_error for the first error in input order, as parse_dsv(); logic_error; cuda_error.
+ */
+template <class Callback>
+void parse_dsv_streamed(std::string_view input, dsv_dialect const& d, Callback&& callback,
+                        dsv_stream_options const& opt = {})
+{
+  FASTPAIR_EXPECTS(opt.batch_bytes >= 1, "parse_dsv_streamed: batch_bytes must be >= 1");
+  (void)detail::dsv_gpu::make_gpu_dfa(d);  // validates the dialect before any thread starts
+  std::size_t const n     = input.size();
+  std::size_t const B     = opt.batch_bytes;
+  std::size_t const nwin  = n == 0 ? 1 : (n + B - 1) / B;
+  unsigned const threads  = opt.copy_threads ? opt.copy_threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  cudaPointerAttributes attr{};
+  bool const src_pinned = n > 0 && cudaPointerGetAttributes(&attr, input.data()) == cudaSuccess &&
+                          attr.type == cudaMemoryTypeHost;
+  (void)cudaGetLastError();
+
+  struct resources {
+    cudaStream_t copy = nullptr, compute = nullptr;
+    cudaEvent_t copied[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr};
+    char* staging[2]      = {nullptr, nullptr};
+    ~resources()
+    {
+      if (copy) cudaStreamSynchronize(copy);
+      if (compute) cudaStreamSynchronize(compute);
+      for (int i = 0; i < 2; ++i) {
+        if (staging[i]) cudaFreeHost(staging[i]);
+        if (copied[i]) cudaEventDestroy(copied[i]);
+        if (consumed[i]) cudaEventDestroy(consumed[i]);
+      }
+      if (copy) cudaStreamDestroy(copy);
+      if (compute) cudaStreamDestroy(compute);
+    }
+  } r;
+  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&r.copy, cudaStreamNonBlocking));
+  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&r.compute, cudaStreamNonBlocking));
+  for (int i = 0; i < 2; ++i) {
+    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&r.copied[i], cudaEventDisableTiming));
+    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&r.consumed[i], cudaEventDisableTiming));
+    if (!src_pinned && n > 0) FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&r.staging[i]), std::min(B, n)));
+  }
+  std::size_t const win_cap = std::min(B, std::max<std::size_t>(n, 1));
+  device_buffer<char> window[2] = {device_buffer<char>(win_cap, r.compute), device_buffer<char>(win_cap, r.compute)};
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(r.compute));  // the windows exist before the copy stream uses them
+
+  // Producer: window w -> staging[w % 2] -> window[w % 2] on the copy stream.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::size_t issued = 0, consumed = 0;
+  bool stop = false;
+  std::exception_ptr producer_error;
+  std::thread producer([&] {
+    try {
+      for (std::size_t w = 0; w < nwin; ++w) {
+        int const slot = static_cast<int>(w % 2);
+        {
+          std::unique_lock<std::mutex> lk(mu);
+          cv.wait(lk, [&] { return stop || w < 2 || consumed + 1 >= w; });  // window w-2 consumed (recorded)
+          if (stop) return;
+        }
+        std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
+        char const* src = input.data() + lo;
+        if (len > 0 && !src_pinned) {
+          if (w >= 2) FASTPAIR_CUDA_TRY(cudaEventSynchronize(r.copied[slot]));  // staging slot free
+          detail::parallel_memcpy(r.staging[slot], src, len, threads);
+          src = r.staging[slot];
+        }
+        if (w >= 2) FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(r.copy, r.consumed[slot], 0));
+        if (len > 0)
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(window[slot].data(), src, len, cudaMemcpyHostToDevice, r.copy));
+        FASTPAIR_CUDA_TRY(cudaEventRecord(r.copied[slot], r.copy));
+        {
+          std::lock_guard<std::mutex> lk(mu);
+          issued = w + 1;
+        }
+        cv.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lk(mu);
+      producer_error = std::current_exception();
+      issued         = nwin + 1;  // wake the consumer
+      cv.notify_all();
+    }
+  });
+  auto stop_producer = [&] {
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    if (producer.joinable()) producer.join();
+    (void)cudaStreamSynchronize(r.copy);  // no copy into a window may outlive it
+  };
+
+  try {
+    device_buffer<char> parse[2];
+    int cur                     = 0;
+    std::size_t carry           = 0;
+    std::uint64_t record_base   = 0;  // records (header included) before the parse buffer
+    std::uint64_t data_records  = 0;  // data records before the parse buffer
+    std::int64_t ncols_known    = d.expected_fields;
+    for (std::size_t w = 0; w < nwin; ++w) {
+      int const slot = static_cast<int>(w % 2);
+      {
+        std::unique_lock<std::mutex> lk(mu);
+        cv.wait(lk, [&] { return issued > w; });
+        if (producer_error) std::rethrow_exception(producer_error);
+      }
+      std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
+      std::size_t const need = carry + len;
+      if (parse[cur].size() < need) {  // grow, keeping the carry
+        device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), r.compute);
+        if (carry)
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bigger.data(), parse[cur].data(), carry, cudaMemcpyDeviceToDevice, r.compute));
+        parse[cur] = std::move(bigger);
+      }
+      FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(r.compute, r.copied[slot], 0));
+      if (len)
+        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse[cur].data() + carry, window[slot].data(), len,
+                                          cudaMemcpyDeviceToDevice, r.compute));
+      FASTPAIR_CUDA_TRY(cudaEventRecord(r.consumed[slot], r.compute));
+      {
+        std::lock_guard<std::mutex> lk(mu);
+        consumed = w + 1;
+      }
+      cv.notify_all();
+
+      detail::dsv_pass_options po;
+      po.at_end           = w + 1 == nwin;
+      po.header           = d.header && record_base == 0;
+      po.expected_columns = ncols_known;
+      po.input_ends       = true;
+      po.keep_bytes       = opt.materialize;
+      po.byte_base        = lo - carry;
+      po.record_base      = record_base;
+      device_buffer<char> kept;
+      dsv_boundaries const b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse[cur].data()),
+                                                      need, d, po, opt.materialize ? &kept : nullptr, r.compute);
+      if (b.num_records > 0 && ncols_known < 0) ncols_known = static_cast<std::int64_t>(b.num_columns);
+      device_dsv_table table;
+      if (opt.materialize) table = detail::dsv_materialize(b, kept, po.header, d.trailing_delimiter, r.compute);
+      dsv_batch const batch{po.byte_base, data_records, &b, opt.materialize ? &table : nullptr, r.compute};
+      callback(batch);
+      data_records += b.num_records - (po.header && b.num_records > 0 ? 1 : 0);
+      record_base += b.num_records;
+      std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
+      if (next_carry) {
+        int const other = cur ^ 1;
+        std::size_t const next_len = std::min(B, n - std::min(n, lo + B));
+        if (parse[other].size() < next_carry + next_len)
+          parse[other] = device_buffer<char>(next_carry + std::max(next_len, B), r.compute);
+        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse[other].data(), parse[cur].data() + b.consumed_bytes, next_carry,
+                                          cudaMemcpyDeviceToDevice, r.compute));
+        cur = other;
+      }
+      carry = next_carry;
+    }
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(r.compute));
+  } catch (...) {
+    stop_producer();
+    throw;
+  }
+  stop_producer();
+}
+
+/**
+ * @brief parse_dsv_streamed() into a host dsv_table (each batch's columns copied back and appended):
+ * for tests and small inputs; the same result as parse_dsv_reference().
+ */
+inline dsv_table parse_dsv_streamed_to_host(std::string_view input, dsv_dialect const& d, dsv_stream_options opt = {})
+{
+  opt.materialize = true;
+  dsv_table t;
+  bool have_columns = false;
+  if (d.expected_fields >= 0) {
+    t.columns.resize(static_cast<std::size_t>(d.expected_fields));
+    have_columns = true;
+  }
+  parse_dsv_streamed(input, d, [&](dsv_batch const& b) {
+    dsv_table part = b.table->to_host(b.stream);
+    if (!part.header.empty()) t.header = part.header;
+    if (b.boundaries->num_records == 0) return;
+    if (!have_columns) {
+      t.columns.resize(part.columns.size());
+      have_columns = true;
+    }
+    for (std::size_t j = 0; j < part.columns.size(); ++j) {
+      host_strings& dst       = t.columns[j];
+      host_strings const& src = part.columns[j];
+      std::uint64_t const base = dst.chars.size();
+      dst.chars.insert(dst.chars.end(), src.chars.begin(), src.chars.end());
+      for (std::size_t i = 1; i < src.offsets.size(); ++i) dst.offsets.push_back(base + src.offsets[i]);
+    }
+    t.num_records += part.num_records;
+  }, opt);
+  return t;
+}
+
+}  // namespace fastpair
