@@ -425,6 +425,39 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
     check_codes_are_lpm(rows, codec::onpair16, full);
     check_codes_are_lpm(abc_column(1, 3000, 13), codec::onpair16, full);
   }
+  // The OnPair parse switches between its prefiltered loop (short codes) and its pipelined loop
+  // (long codes) as the bytes per code change (detail::lpm_parse_rows: decided every 16 KiB, the
+  // prefilter computed in blocks of 4 KiB). Segments of ≈ 11.5 bytes per code (periodic "abc"
+  // rows: 16-byte and 7-byte tokens) alternate with segments of short codes (random rows), with
+  // rows that cross prefilter blocks, a 20 000-byte row, and inputs shorter than 8 bytes.
+  {
+    host_strings mixed;
+    fastpair::detail::splitmix64 rng(21);
+    auto periodic = [&](std::size_t bytes) {
+      for (std::size_t done = 0; done < bytes;) {
+        std::size_t const n = 20 + rng.below(120);
+        std::string row;
+        for (std::size_t i = 0; i < n; ++i) row.push_back("abc"[(i + done) % 3]);
+        mixed.push_back(row);
+        done += n;
+      }
+    };
+    auto random = [&](std::size_t bytes) {
+      host_strings const r = abc_column(bytes / 20, 40, rng.next());
+      for (std::size_t i = 0; i < r.num_rows(); ++i) mixed.push_back(r.row(i));
+    };
+    periodic(40000);
+    random(40000);
+    mixed.push_back(std::string(20000, 'c'));
+    periodic(30000);
+    random(20000);
+    periodic(5000);
+    check_codes_are_lpm(mixed, codec::onpair12, shared);
+    check_codes_are_lpm(mixed, codec::onpair16, shared);
+    for (codec kind : {codec::onpair16, codec::onpair12})
+      for (char const* tiny : {"ab", "abcab", "abcabca", "abcabcab"})
+        check_codes_are_lpm(make_rows({tiny}), kind, shared);
+  }
   // A sliced view (offsets not starting at 0), both halves of it non-trivial.
   host_strings const big = abc_column(2000, 40, 9);
   fastpair::strings_view const view(big.chars.data(), big.offsets.data() + 301, 777);

@@ -173,18 +173,33 @@ class lpm_matcher {
    */
   std::uint32_t candidates(window const& w, unsigned rem) const noexcept
   {
-    std::uint32_t cand = len2_[w.lo & 0xFFFFu] & ((rem >= 16) ? 0xFFFEu : ((1u << rem) - 2));
+    std::uint32_t cand = len2_[w.lo & 0xFFFFu] & rem_mask(rem);
     if (cand < 4) return cand;  // no candidate of >= 3 bytes: the answer is exact already
     // The 3- and 4-byte filters always (both loads in flight at once), the longer ones only while a
     // candidate that long is left (on short-token columns most lookups stop here).
     cand &= 0x3u | filter_[0][prefix_hash(w, filter_prefix[0])];
     cand &= 0x7u | filter_[1][prefix_hash(w, filter_prefix[1])];
-    for (int f = 2; f < num_filters; ++f) {
-      unsigned const k = filter_prefix[f];
-      if (cand < (1u << (k - 1))) break;
-      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
-    }
-    return cand;
+    return long_filters(w, cand);
+  }
+
+  /**
+   * @brief The part of candidates() that needs only the position's first 8 bytes and not the bytes
+   * left in the row: the 2-byte mask ANDed with the 3- and 4-byte filters, branch-free. The
+   * encoder computes it for every byte of a block of rows in one pass (independent loads that
+   * overlap) before parsing the block; refine() finishes it.
+   */
+  std::uint32_t prefilter(std::uint64_t lo) const noexcept
+  {
+    window w;
+    w.lo = lo;
+    return len2_[lo & 0xFFFFu] & (0x3u | filter_[0][prefix_hash(w, filter_prefix[0])]) &
+           (0x7u | filter_[1][prefix_hash(w, filter_prefix[1])]);
+  }
+
+  /** @brief candidates(w, rem) from pre = prefilter(w.lo): the same mask. */
+  std::uint32_t refine(window const& w, std::uint32_t pre, unsigned rem) const noexcept
+  {
+    return long_filters(w, pre & rem_mask(rem));
   }
 
   /** @brief Second half: the longest match among `cand` (from candidates(w, rem)), as longest(). */
@@ -237,6 +252,20 @@ class lpm_matcher {
     }
     return n;
 #endif
+  }
+
+  /// Bits of the lengths 2..rem (rem in 2..16).
+  static std::uint32_t rem_mask(unsigned rem) noexcept { return rem >= 16 ? 0xFFFEu : ((1u << rem) - 2); }
+
+  /// ANDs the 6-, 8- and 12-byte filters into `cand`, each only while a candidate that long is left.
+  std::uint32_t long_filters(window const& w, std::uint32_t cand) const noexcept
+  {
+    for (int f = 2; f < num_filters; ++f) {
+      unsigned const k = filter_prefix[f];
+      if (cand < (1u << (k - 1))) break;
+      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+    }
+    return cand;
   }
 
   static std::uint64_t hash_of(std::uint64_t lo, std::uint64_t hi, unsigned len) noexcept
