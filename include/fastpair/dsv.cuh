@@ -38,6 +38,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fastpair {
@@ -362,173 +363,219 @@ struct dsv_batch {
 
 /**
  * @brief Parses text in host memory (pageable or pinned, any size, also larger than the GPU) in
- * batches: a producer thread copies batch k+1 into one of two pinned staging buffers and issues its
- * host-to-device copy on a copy stream while batch k is parsed on a compute stream. The bytes after
- * the last complete record of a batch are carried (device to device) in front of the next batch.
- * `callback(dsv_batch const&)` is called once per batch in input order (a batch may have no record).
- * @throw dsv_error for the first error in input order, as parse_dsv(); logic_error; cuda_error.
+ * batches of `batch_bytes`: a producer thread copies batch k+1 into one of two pinned staging
+ * buffers (pageable input only, with `copy_threads` host threads) and issues its host-to-device
+ * copy on a copy stream while batch k is parsed on a compute stream. The bytes after the last
+ * complete record of a batch are carried (device to device) in front of the next batch, so a
+ * record may span any number of batches.
+ *
+ * Keeps its streams, events, pinned staging and device windows between calls to parse() (pinning
+ * hundreds of MB costs far more than copying them): reuse one streamer for many inputs.
  */
-template <class Callback>
-void parse_dsv_streamed(std::string_view input, dsv_dialect const& d, Callback&& callback,
-                        dsv_stream_options const& opt = {})
-{
-  FASTPAIR_EXPECTS(opt.batch_bytes >= 1, "parse_dsv_streamed: batch_bytes must be >= 1");
-  (void)detail::dsv_gpu::make_gpu_dfa(d);  // validates the dialect before any thread starts
-  std::size_t const n     = input.size();
-  std::size_t const B     = opt.batch_bytes;
-  std::size_t const nwin  = n == 0 ? 1 : (n + B - 1) / B;
-  unsigned const threads  = opt.copy_threads ? opt.copy_threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-  cudaPointerAttributes attr{};
-  bool const src_pinned = n > 0 && cudaPointerGetAttributes(&attr, input.data()) == cudaSuccess &&
-                          attr.type == cudaMemoryTypeHost;
-  (void)cudaGetLastError();
-
-  struct resources {
-    cudaStream_t copy = nullptr, compute = nullptr;
-    cudaEvent_t copied[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr};
-    char* staging[2]      = {nullptr, nullptr};
-    ~resources()
-    {
-      if (copy) cudaStreamSynchronize(copy);
-      if (compute) cudaStreamSynchronize(compute);
-      for (int i = 0; i < 2; ++i) {
-        if (staging[i]) cudaFreeHost(staging[i]);
-        if (copied[i]) cudaEventDestroy(copied[i]);
-        if (consumed[i]) cudaEventDestroy(consumed[i]);
-      }
-      if (copy) cudaStreamDestroy(copy);
-      if (compute) cudaStreamDestroy(compute);
+class dsv_streamer {
+ public:
+  explicit dsv_streamer(dsv_stream_options const& opt = {}) : opt_(opt)
+  {
+    FASTPAIR_EXPECTS(opt.batch_bytes >= 1, "dsv_streamer: batch_bytes must be >= 1");
+    FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking));
+    FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; ++i) {
+      FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&copied_[i], cudaEventDisableTiming));
+      FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&consumed_[i], cudaEventDisableTiming));
     }
-  } r;
-  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&r.copy, cudaStreamNonBlocking));
-  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&r.compute, cudaStreamNonBlocking));
-  for (int i = 0; i < 2; ++i) {
-    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&r.copied[i], cudaEventDisableTiming));
-    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&r.consumed[i], cudaEventDisableTiming));
-    if (!src_pinned && n > 0) FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&r.staging[i]), std::min(B, n)));
   }
-  std::size_t const win_cap = std::min(B, std::max<std::size_t>(n, 1));
-  device_buffer<char> window[2] = {device_buffer<char>(win_cap, r.compute), device_buffer<char>(win_cap, r.compute)};
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(r.compute));  // the windows exist before the copy stream uses them
+  dsv_streamer(dsv_streamer const&)            = delete;
+  dsv_streamer& operator=(dsv_streamer const&) = delete;
+  ~dsv_streamer()
+  {
+    (void)cudaStreamSynchronize(copy_);
+    (void)cudaStreamSynchronize(compute_);
+    for (auto& b : window_) b = device_buffer<char>();
+    for (auto& b : parse_) b = device_buffer<char>();
+    (void)cudaStreamSynchronize(compute_);
+    for (int i = 0; i < 2; ++i) {
+      if (staging_[i]) (void)cudaFreeHost(staging_[i]);
+      (void)cudaEventDestroy(copied_[i]);
+      (void)cudaEventDestroy(consumed_[i]);
+    }
+    (void)cudaStreamDestroy(copy_);
+    (void)cudaStreamDestroy(compute_);
+  }
 
-  // Producer: window w -> staging[w % 2] -> window[w % 2] on the copy stream.
-  std::mutex mu;
-  std::condition_variable cv;
-  std::size_t issued = 0, consumed = 0;
-  bool stop = false;
-  std::exception_ptr producer_error;
-  std::thread producer([&] {
+  /**
+   * @brief Parses `input`; `callback(dsv_batch const&)` is called once per batch in input order
+   * (a batch may hold no complete record). Returns when every batch is parsed.
+   * @throw dsv_error for the first error in input order, as parse_dsv(); logic_error; cuda_error.
+   */
+  template <class Callback>
+  void parse(std::string_view input, dsv_dialect const& d, Callback&& callback)
+  {
+    (void)detail::dsv_gpu::make_gpu_dfa(d);  // validates the dialect before the producer starts
+    std::size_t const n    = input.size();
+    std::size_t const B    = opt_.batch_bytes;
+    std::size_t const nwin = n == 0 ? 1 : (n + B - 1) / B;
+    unsigned const threads =
+      opt_.copy_threads ? opt_.copy_threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    cudaPointerAttributes attr{};
+    bool const src_pinned = n > 0 && cudaPointerGetAttributes(&attr, input.data()) == cudaSuccess &&
+                            attr.type == cudaMemoryTypeHost;
+    (void)cudaGetLastError();
+    reserve(std::min(B, std::max<std::size_t>(n, 1)), !src_pinned && n > 0);
+
+    // Producer: window w -> staging[w % 2] -> window_[w % 2] on the copy stream.
+    std::mutex mu;
+    std::condition_variable cv;
+    std::size_t issued = 0, consumed = 0;
+    bool stop          = false;
+    std::exception_ptr producer_error;
+    std::thread producer([&] {
+      try {
+        for (std::size_t w = 0; w < nwin; ++w) {
+          int const slot = static_cast<int>(w % 2);
+          {
+            std::unique_lock<std::mutex> lk(mu);
+            cv.wait(lk, [&] { return stop || w < 2 || consumed + 1 >= w; });  // window w-2 consumed (recorded)
+            if (stop) return;
+          }
+          std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
+          char const* src = input.data() + lo;
+          if (len > 0 && !src_pinned) {
+            if (w >= 2) FASTPAIR_CUDA_TRY(cudaEventSynchronize(copied_[slot]));  // staging slot free
+            detail::parallel_memcpy(staging_[slot], src, len, threads);
+            src = staging_[slot];
+          }
+          if (w >= 2) FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(copy_, consumed_[slot], 0));
+          if (len > 0)
+            FASTPAIR_CUDA_TRY(cudaMemcpyAsync(window_[slot].data(), src, len, cudaMemcpyHostToDevice, copy_));
+          FASTPAIR_CUDA_TRY(cudaEventRecord(copied_[slot], copy_));
+          {
+            std::lock_guard<std::mutex> lk(mu);
+            issued = w + 1;
+          }
+          cv.notify_all();
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(mu);
+        producer_error = std::current_exception();
+        issued         = nwin + 1;  // wake the consumer
+        cv.notify_all();
+      }
+    });
+    auto stop_producer = [&] {
+      {
+        std::lock_guard<std::mutex> lk(mu);
+        stop = true;
+      }
+      cv.notify_all();
+      if (producer.joinable()) producer.join();
+      (void)cudaStreamSynchronize(copy_);  // no copy into a window outlives this call
+    };
+
     try {
+      int cur                    = 0;
+      std::size_t carry          = 0;
+      std::uint64_t record_base  = 0;  // records (header included) before the parse buffer
+      std::uint64_t data_records = 0;  // data records before the parse buffer
+      std::int64_t ncols_known   = d.expected_fields;
       for (std::size_t w = 0; w < nwin; ++w) {
         int const slot = static_cast<int>(w % 2);
         {
           std::unique_lock<std::mutex> lk(mu);
-          cv.wait(lk, [&] { return stop || w < 2 || consumed + 1 >= w; });  // window w-2 consumed (recorded)
-          if (stop) return;
+          cv.wait(lk, [&] { return issued > w; });
+          if (producer_error) std::rethrow_exception(producer_error);
         }
         std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
-        char const* src = input.data() + lo;
-        if (len > 0 && !src_pinned) {
-          if (w >= 2) FASTPAIR_CUDA_TRY(cudaEventSynchronize(r.copied[slot]));  // staging slot free
-          detail::parallel_memcpy(r.staging[slot], src, len, threads);
-          src = r.staging[slot];
+        std::size_t const need = carry + len;
+        if (parse_[cur].size() < need) {  // grow, keeping the carry
+          device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), compute_);
+          if (carry)
+            FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bigger.data(), parse_[cur].data(), carry, cudaMemcpyDeviceToDevice, compute_));
+          parse_[cur] = std::move(bigger);
         }
-        if (w >= 2) FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(r.copy, r.consumed[slot], 0));
-        if (len > 0)
-          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(window[slot].data(), src, len, cudaMemcpyHostToDevice, r.copy));
-        FASTPAIR_CUDA_TRY(cudaEventRecord(r.copied[slot], r.copy));
+        FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, copied_[slot], 0));
+        if (len)
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse_[cur].data() + carry, window_[slot].data(), len,
+                                            cudaMemcpyDeviceToDevice, compute_));
+        FASTPAIR_CUDA_TRY(cudaEventRecord(consumed_[slot], compute_));
         {
           std::lock_guard<std::mutex> lk(mu);
-          issued = w + 1;
+          consumed = w + 1;
         }
         cv.notify_all();
+
+        detail::dsv_pass_options po;
+        po.at_end           = w + 1 == nwin;
+        po.header           = d.header && record_base == 0;
+        po.expected_columns = ncols_known;
+        po.input_ends       = true;
+        po.keep_bytes       = opt_.materialize;
+        po.byte_base        = lo - carry;
+        po.record_base      = record_base;
+        device_buffer<char> kept;
+        dsv_boundaries const b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse_[cur].data()),
+                                                        need, d, po, opt_.materialize ? &kept : nullptr, compute_);
+        if (b.num_records > 0 && ncols_known < 0) ncols_known = static_cast<std::int64_t>(b.num_columns);
+        device_dsv_table table;
+        if (opt_.materialize) table = detail::dsv_materialize(b, kept, po.header, d.trailing_delimiter, compute_);
+        dsv_batch const batch{po.byte_base, data_records, &b, opt_.materialize ? &table : nullptr, compute_};
+        callback(batch);
+        data_records += b.num_records - (po.header && b.num_records > 0 ? 1 : 0);
+        record_base += b.num_records;
+        std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
+        if (next_carry) {
+          int const other            = cur ^ 1;
+          std::size_t const next_len = std::min(B, n - std::min(n, lo + B));
+          if (parse_[other].size() < next_carry + next_len)
+            parse_[other] = device_buffer<char>(next_carry + std::max(next_len, B), compute_);
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse_[other].data(), parse_[cur].data() + b.consumed_bytes, next_carry,
+                                            cudaMemcpyDeviceToDevice, compute_));
+          cur = other;
+        }
+        carry = next_carry;
       }
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(compute_));
     } catch (...) {
-      std::lock_guard<std::mutex> lk(mu);
-      producer_error = std::current_exception();
-      issued         = nwin + 1;  // wake the consumer
-      cv.notify_all();
+      stop_producer();
+      throw;
     }
-  });
-  auto stop_producer = [&] {
-    {
-      std::lock_guard<std::mutex> lk(mu);
-      stop = true;
-    }
-    cv.notify_all();
-    if (producer.joinable()) producer.join();
-    (void)cudaStreamSynchronize(r.copy);  // no copy into a window may outlive it
-  };
-
-  try {
-    device_buffer<char> parse[2];
-    int cur                     = 0;
-    std::size_t carry           = 0;
-    std::uint64_t record_base   = 0;  // records (header included) before the parse buffer
-    std::uint64_t data_records  = 0;  // data records before the parse buffer
-    std::int64_t ncols_known    = d.expected_fields;
-    for (std::size_t w = 0; w < nwin; ++w) {
-      int const slot = static_cast<int>(w % 2);
-      {
-        std::unique_lock<std::mutex> lk(mu);
-        cv.wait(lk, [&] { return issued > w; });
-        if (producer_error) std::rethrow_exception(producer_error);
-      }
-      std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
-      std::size_t const need = carry + len;
-      if (parse[cur].size() < need) {  // grow, keeping the carry
-        device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), r.compute);
-        if (carry)
-          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bigger.data(), parse[cur].data(), carry, cudaMemcpyDeviceToDevice, r.compute));
-        parse[cur] = std::move(bigger);
-      }
-      FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(r.compute, r.copied[slot], 0));
-      if (len)
-        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse[cur].data() + carry, window[slot].data(), len,
-                                          cudaMemcpyDeviceToDevice, r.compute));
-      FASTPAIR_CUDA_TRY(cudaEventRecord(r.consumed[slot], r.compute));
-      {
-        std::lock_guard<std::mutex> lk(mu);
-        consumed = w + 1;
-      }
-      cv.notify_all();
-
-      detail::dsv_pass_options po;
-      po.at_end           = w + 1 == nwin;
-      po.header           = d.header && record_base == 0;
-      po.expected_columns = ncols_known;
-      po.input_ends       = true;
-      po.keep_bytes       = opt.materialize;
-      po.byte_base        = lo - carry;
-      po.record_base      = record_base;
-      device_buffer<char> kept;
-      dsv_boundaries const b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse[cur].data()),
-                                                      need, d, po, opt.materialize ? &kept : nullptr, r.compute);
-      if (b.num_records > 0 && ncols_known < 0) ncols_known = static_cast<std::int64_t>(b.num_columns);
-      device_dsv_table table;
-      if (opt.materialize) table = detail::dsv_materialize(b, kept, po.header, d.trailing_delimiter, r.compute);
-      dsv_batch const batch{po.byte_base, data_records, &b, opt.materialize ? &table : nullptr, r.compute};
-      callback(batch);
-      data_records += b.num_records - (po.header && b.num_records > 0 ? 1 : 0);
-      record_base += b.num_records;
-      std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
-      if (next_carry) {
-        int const other = cur ^ 1;
-        std::size_t const next_len = std::min(B, n - std::min(n, lo + B));
-        if (parse[other].size() < next_carry + next_len)
-          parse[other] = device_buffer<char>(next_carry + std::max(next_len, B), r.compute);
-        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse[other].data(), parse[cur].data() + b.consumed_bytes, next_carry,
-                                          cudaMemcpyDeviceToDevice, r.compute));
-        cur = other;
-      }
-      carry = next_carry;
-    }
-    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(r.compute));
-  } catch (...) {
     stop_producer();
-    throw;
   }
-  stop_producer();
+
+ private:
+  /** Device windows of `bytes`, and pinned staging when the input is pageable (kept if large enough). */
+  void reserve(std::size_t bytes, bool staging)
+  {
+    if (window_[0].size() < bytes) {
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(copy_));
+      for (auto& w : window_) w = device_buffer<char>(bytes, compute_);
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(compute_));  // the windows exist before the copy stream uses them
+    }
+    if (staging && staging_bytes_ < bytes) {
+      for (auto& s : staging_) {
+        if (s) FASTPAIR_CUDA_TRY(cudaFreeHost(s));
+        s = nullptr;
+      }
+      staging_bytes_ = 0;
+      for (auto& s : staging_) FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&s), bytes));
+      staging_bytes_ = bytes;
+    }
+  }
+
+  dsv_stream_options opt_;
+  cudaStream_t copy_ = nullptr, compute_ = nullptr;
+  cudaEvent_t copied_[2] = {nullptr, nullptr}, consumed_[2] = {nullptr, nullptr};
+  char* staging_[2]          = {nullptr, nullptr};
+  std::size_t staging_bytes_ = 0;
+  device_buffer<char> window_[2];
+  device_buffer<char> parse_[2];
+};
+
+/** @brief A one-shot dsv_streamer: `dsv_streamer(opt).parse(input, d, callback)`. @see dsv_streamer */
+template <class Callback>
+void parse_dsv_streamed(std::string_view input, dsv_dialect const& d, Callback&& callback,
+                        dsv_stream_options const& opt = {})
+{
+  dsv_streamer(opt).parse(input, d, std::forward<Callback>(callback));
 }
 
 /**
