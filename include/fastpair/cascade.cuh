@@ -108,7 +108,8 @@ class device_cascaded_column {
     FASTPAIR_CUDA_TRY(detail::scan_items(nullptr, bytes, detail::run_length_op{{nullptr, 0}, d.runs_},
                                          static_cast<std::uint64_t*>(nullptr), d.runs_ + 1, stream));
     need     = std::max(need, bytes);
-    d.temp_  = device_buffer<unsigned char>(need, stream);
+    // Never empty: CUB treats a null temp pointer as a size query and would run nothing.
+    d.temp_  = device_buffer<unsigned char>(std::max<std::size_t>(need, 256), stream);
     return d;
   }
 
