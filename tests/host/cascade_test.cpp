@@ -250,6 +250,15 @@ TEST_CASE("cascade: validation of corrupt cascades", "[cascade]")
   c.ids.words.pop_back();
   expect_invalid(c, "cascade.ids.words");
 
+  c = good;  // a count so large that count * bits could overflow: refused before the words are checked
+  c.ids.count = std::uint64_t{1} << 60;
+  expect_invalid(c, "cascade.ids.count");
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("too large"));
+
+  c = runs;
+  c.run_lengths.count = std::uint64_t{1} << 60;
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("cascade.run_lengths.count") && Catch::Contains("too large"));
+
   c = good;
   c.ids.count += 1;
   c.ids.words.resize(packed_ints::words_for(c.ids.bits, c.ids.count));
