@@ -188,29 +188,24 @@ TEST_CASE("cascade GPU decode is capturable in a CUDA graph", "[gpu][cascade]")
   for (int i = 0; i < 10000; ++i) rows.push_back(std::string(1 + r.below(3), 'z') + (r.below(2) ? "TAKE BACK RETURN" : "NONE"));
   for (auto layout : {cascade_layout::indices, cascade_layout::runs}) {
     auto const dcol = fastpair::device_cascaded_column::prepare(fastpair::compress_cascade(rows, codec::fsst12, layout));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream; decoded on `s`
     cudaStream_t s;
     FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    {
-      fastpair::device_buffer<std::int64_t> off(rows.num_rows() + 1, s);
-      fastpair::device_buffer<char> chars(rows.chars.size(), s);
+    {  // buffers are freed on `s`, so they must go before the stream
+      fastpair::string_column<std::int64_t> out;
+      out.num_rows = rows.num_rows();
+      out.offsets  = fastpair::device_buffer<std::int64_t>(rows.num_rows() + 1, s);
+      out.chars    = fastpair::device_buffer<char>(rows.chars.size(), s);
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-      fastpair::string_column_view<std::int64_t> out{off.data(), chars.data(), rows.num_rows(), chars.size()};
       cudaGraph_t graph;
       FASTPAIR_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-      fastpair::decode_column(dcol, out, s);
+      fastpair::decode_column(dcol, out.view(), s);
       FASTPAIR_CUDA_TRY(cudaStreamEndCapture(s, &graph));
       cudaGraphExec_t exec;
       FASTPAIR_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
-      FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
+      FASTPAIR_CUDA_TRY(cudaMemsetAsync(out.chars.data(), 0, out.chars.size(), s));
       for (int i = 0; i < 2; ++i) FASTPAIR_CUDA_TRY(cudaGraphLaunch(exec, s));
-      fastpair::host_strings h;
-      std::vector<std::int64_t> ho(off.size());
-      h.chars.resize(chars.size());
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(ho.data(), off.data(), ho.size() * 8, cudaMemcpyDeviceToHost, s));
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.chars.data(), chars.data(), h.chars.size(), cudaMemcpyDeviceToHost, s));
-      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-      h.offsets.assign(ho.begin(), ho.end());
-      CHECK(h == rows);
+      CHECK(out.to_host(s) == rows);  // synchronizes s
       FASTPAIR_CUDA_TRY(cudaGraphExecDestroy(exec));
       FASTPAIR_CUDA_TRY(cudaGraphDestroy(graph));
     }
