@@ -22,7 +22,7 @@
  * row metadata is the distinct column's own offsets (D + 1 entries), counted bit-width reduced.
  *
  * Relation to encode.hpp: `encode_auto(rows, opt, &choice)` is unchanged (it returns a plain
- * compressed_column). `encode_auto_cascade(rows, opt, &why)` runs the same plain candidates and
+ * compressed_column). `encode_auto_cascade(rows, opt, copt, &why)` runs the same plain candidates and
  * the cascades over the same codecs and returns an `any_column` holding a cascade only when its
  * stored size with row metadata is smaller than the best plain column's.
  */
