@@ -41,6 +41,7 @@
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace fastpair {
@@ -160,7 +161,7 @@ class device_literal_set {
   std::uint64_t num_tokens_  = 0;
   std::uint32_t count_       = 0;
   device_buffer<std::uint16_t> codes_;
-  device_buffer<std::uint64_t> offsets_{1, {}}, bytes_;
+  device_buffer<std::uint64_t> offsets_, bytes_;
 };
 
 /**
