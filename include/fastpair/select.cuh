@@ -161,26 +161,29 @@ inline unsigned grid_for(std::uint64_t n)
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((n + 255) / 256, 1u << 16)));
 }
 
+/** Runs a validation kernel over `count` entries and throws on what it found. @note syncs. */
+template <class Kernel, class Sel>
+void run_validation(Kernel kernel, Sel sel, std::uint64_t count, std::uint64_t num_rows, char const* form,
+                    cuda::stream_ref stream)
+{
+  if (count == 0) return;
+  device_buffer<std::uint32_t> err(1, stream);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
+  kernel<<<grid_for(count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  check_selection_error(err, form, stream);
+}
+
 /** Validates `sel` against `num_rows` on the GPU. @note synchronizes `stream`. @throw logic_error */
 inline void validate_on_device(device_row_ids sel, std::uint64_t num_rows, cuda::stream_ref stream)
 {
-  if (sel.count == 0) return;
-  FASTPAIR_EXPECTS(sel.rows != nullptr, "row id selection with a null pointer");
-  device_buffer<std::uint32_t> err(1, stream);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
-  validate_row_ids_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
-  check_selection_error(err, "row id", stream);
+  FASTPAIR_EXPECTS(sel.count == 0 || sel.rows != nullptr, "row id selection with a null pointer");
+  run_validation(validate_row_ids_kernel, sel, sel.count, num_rows, "row id", stream);
 }
 inline void validate_on_device(device_row_ranges sel, std::uint64_t num_rows, cuda::stream_ref stream)
 {
-  if (sel.count == 0) return;
-  FASTPAIR_EXPECTS(sel.ranges != nullptr, "range selection with a null pointer");
-  device_buffer<std::uint32_t> err(1, stream);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
-  validate_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
-  check_selection_error(err, "range", stream);
+  FASTPAIR_EXPECTS(sel.count == 0 || sel.ranges != nullptr, "range selection with a null pointer");
+  run_validation(validate_ranges_kernel, sel, sel.count, num_rows, "range", stream);
 }
 inline void validate_on_device(device_bitmask sel, std::uint64_t num_rows, cuda::stream_ref)
 {
@@ -224,32 +227,24 @@ inline void copy_pieces(std::uint64_t num_pieces, piece_source src, piece_destin
                                                static_cast<std::int64_t>(num_pieces), stream.get()));
 }
 
-/** Filter-then-materialise: gather the selected codes, rebuild a sidecar for them, decode. */
+/** Filter-then-materialise: gather the selected codes and their segment lengths, scan them into
+ *  a sidecar of the compact stream, decode it with the ordinary decode kernel. */
 inline void decode_selected_codes(device_column const& col, select_plan const& plan, unsigned char* chars,
                                   cuda::stream_ref stream)
 {
   std::uint64_t const n_codes = plan.num_codes();
   auto const* sums            = select_plan_access::sums(plan);
   device_row_ranges const pcs = plan.pieces();
-  // 1 gather
+  std::uint32_t const stride  = col.sidecar_stride();
+  std::uint64_t const nseg    = (n_codes + stride - 1) / stride;
   device_buffer<std::uint16_t> codes(n_codes, stream);
-  auto const* col_codes = col.low_plane_bytes() == 8 ? col.view<8>().codes : col.view<16>().codes;
-  copy_pieces(pcs.count,
-              piece_source{reinterpret_cast<unsigned char const*>(col_codes), pcs.ranges, col.device_row_code_offsets(), 2},
-              piece_destination{reinterpret_cast<unsigned char*>(codes.data()), sums, true},
-              piece_copy_bytes{pcs.ranges, col.device_row_code_offsets(), 2}, stream);
-  // 2 sidecar of the compact stream (positions = output positions), 3 decode
-  std::uint32_t const stride = col.sidecar_stride();
-  std::uint64_t const nseg   = (n_codes + stride - 1) / stride;
   device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream), sidecar(nseg + 1, stream);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
   auto run = [&](auto tag) {
     using config = typename decltype(tag)::type;
     auto v       = col.view<config::low_plane_bytes>();
-    v.codes      = codes.data();
-    v.num_codes  = n_codes;
-    v.sidecar    = sidecar.data();
-    segment_lengths_kernel<<<static_cast<unsigned>((nseg * 32 + 255) / 256), 256, 0, stream.get()>>>(v, seg_bytes.data());
+    unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 1u << 20));
+    gather_segments_kernel<<<std::max(blocks, 1u), 256, 0, stream.get()>>>(
+      v, col.device_row_code_offsets(), pcs.ranges, sums, pcs.count, codes.data(), seg_bytes.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(), sidecar.data(), nseg + 1,
@@ -257,6 +252,9 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     device_buffer<unsigned char> temp(temp_bytes, stream);
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(), sidecar.data(),
                                                      nseg + 1, stream.get()));
+    v.codes     = codes.data();
+    v.num_codes = n_codes;
+    v.sidecar   = sidecar.data();
     return launch_decode<config>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
   };
   FASTPAIR_CUDA_TRY(with_auto_config(col, run));
@@ -331,7 +329,8 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
                      "selected size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
 
   device_row_ranges const pcs = plan.pieces();
-  detail::select_offsets_kernel<OffsetT><<<detail::grid_for(rows + 1), 256, 0, stream.get()>>>(
+  unsigned const offset_blocks = static_cast<unsigned>((rows + 1 + 255) / 256);  // one thread per offset
+  detail::select_offsets_kernel<OffsetT><<<offset_blocks, 256, 0, stream.get()>>>(
     col.device_row_byte_offsets(), pcs.ranges, select_plan_access::sums(plan), pcs.count, rows, out.offsets);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   if (bytes == 0) return;

@@ -16,23 +16,28 @@
  * stream; sums[num_pieces] holds the totals (the size query).
  *
  * Filter-then-materialise (the selective path) never writes a decoder of its own:
- *   1 gather   the selected rows' codes are copied into one compact u16 stream with
- *              cub::DeviceMemcpy::Batched (one buffer per piece; CUB balances buffers of any size,
- *              so a 10 MB row among 10-byte rows costs no imbalance);
- *   2 sidecar  segment_lengths_kernel + an exclusive scan over the compact stream give a sidecar in
- *              which position 0 is the first selected byte: the decoded position of a compact code
- *              IS its output position, because the selected rows are contiguous in the output;
+ *   1 gather   gather_segments_kernel copies the selected rows' codes into one compact u16 stream,
+ *              one warp per fixed-size segment of S compact codes (merge-path style: a binary
+ *              search over sums[].codes for the segment's first run, then galloping per lane), so
+ *              a 10 MB row among 10-byte rows costs no imbalance; the same pass sums each
+ *              segment's token lengths;
+ *   2 sidecar  an exclusive scan of those sums is a sidecar for the compact stream in which
+ *              position 0 is the first selected byte: the decoded position of a compact code IS
+ *              its output position, because the selected rows are contiguous in the output;
  *   3 decode   the ordinary decode kernel runs over the compact stream with that sidecar, so work
  *              items are fixed-size segments of S codes regardless of row boundaries, and every
  *              write is clipped to [0, selected bytes) of the output.
- * Extra traffic over a plain decode of the same rows: ~6 bytes per selected code (gather read +
- * write, one sidecar read), against a decode that writes ~3-6 bytes per code.
+ * Extra traffic over a plain decode of the same rows: ~4 bytes per selected code (gather read +
+ * write), against a decode that writes ~3-6 bytes per code. Measured (H200, 2026-11-29, 1 % random
+ * rows of tpch_l_comment tiled to 1 GB, 374K runs): cub::DeviceMemcpy::Batched for the gather
+ * took 70 us of a 127 us selective decode, which is why the gather is this kernel instead.
  *
  * Decode-then-filter (the dense path) decodes the whole column into a temporary and copies the
  * pieces' bytes out with cub::DeviceMemcpy::Batched.
  *
  * Output offsets (both paths): one thread per output row finds its piece by binary search over
- * sums[].rows and writes sums[j].bytes + row_byte_offsets[row] - row_byte_offsets[begin].
+ * sums[].rows (narrowed per block) and writes sums[j].bytes + row_byte_offsets[row] -
+ * row_byte_offsets[begin].
  *
  * Validation: validate_*_kernel set bits of a selection error word (select_error_bits), read on
  * the host before any row id is used to index the column's offsets.
@@ -40,6 +45,7 @@
 #pragma once
 
 #include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/warp_decode.cuh>
 #include <fastpair/selection.cuh>
 
 #include <cstdint>
@@ -140,10 +146,26 @@ FASTPAIR_KERNEL __launch_bounds__(256) void validate_ranges_kernel(device_row_ra
   if (bits) atomicOr(error, bits);
 }
 
+/** Largest j in [lo, hi) with key(sums[j]) <= x, given key(sums[lo]) <= x and (hi is the end or
+ *  key(sums[hi]) > x); sums is non-decreasing in key. */
+template <class Key>
+__device__ __forceinline__ std::uint64_t last_not_above(piece_sums const* sums, std::uint64_t lo, std::uint64_t hi,
+                                                        std::uint64_t x, Key key)
+{
+  while (hi - lo > 1) {
+    std::uint64_t const mid = lo + (hi - lo) / 2;
+    if (key(sums[mid]) <= x) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * out[i] for i in [0, num_out_rows]: the Arrow offsets of the selected rows. Row i lies in the last
- * piece j with sums[j].rows <= i (sums has num_pieces + 1 entries; sums[num_pieces].rows ==
- * num_out_rows); out[num_out_rows] = total bytes.
+ * out[i] for i in [0, num_out_rows]: the Arrow offsets of the selected rows, one thread per row
+ * (the grid covers every row; no grid-stride loop). Row i lies in the last run j with
+ * sums[j].rows <= i (sums has num_pieces + 1 entries; sums[num_pieces].rows == num_out_rows).
+ * Two threads of each block find the runs of the block's first and last rows; the others then
+ * search only between those (a few cached steps instead of a full search each).
  */
 template <class OffsetT>
 FASTPAIR_KERNEL __launch_bounds__(256) void select_offsets_kernel(std::uint64_t const* row_byte_offsets,
@@ -151,21 +173,84 @@ FASTPAIR_KERNEL __launch_bounds__(256) void select_offsets_kernel(std::uint64_t 
                                                                  std::uint64_t num_pieces, std::uint64_t num_out_rows,
                                                                  OffsetT* out)
 {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= num_out_rows;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (i == num_out_rows) {
-      out[i] = static_cast<OffsetT>(sums[num_pieces].bytes);
-      continue;
+  __shared__ std::uint64_t window[2];
+  auto rows_of              = [](piece_sums const& p) { return p.rows; };
+  std::uint64_t const first = std::uint64_t{blockIdx.x} * blockDim.x;
+  std::uint64_t const i     = first + threadIdx.x;
+  if (first < num_out_rows) {  // block-uniform
+    if (threadIdx.x < 2) {
+      std::uint64_t const q = threadIdx.x == 0 ? first : min(first + blockDim.x - 1, num_out_rows - 1);
+      window[threadIdx.x]   = last_not_above(sums, 0, num_pieces, q, rows_of);
     }
-    std::uint64_t lo = 0, hi = num_pieces;  // sums[lo].rows <= i < sums[hi].rows
-    while (hi - lo > 1) {
-      std::uint64_t const mid = lo + (hi - lo) / 2;
-      if (sums[mid].rows <= i) lo = mid;
-      else hi = mid;
+    __syncthreads();
+  }
+  if (i > num_out_rows) return;
+  if (i == num_out_rows) {
+    out[i] = static_cast<OffsetT>(sums[num_pieces].bytes);
+    return;
+  }
+  std::uint64_t const j = last_not_above(sums, window[0], window[1] + 1, i, rows_of);
+  row_range const p     = pieces[j];
+  std::uint64_t const r = p.begin + (i - sums[j].rows);
+  out[i] = static_cast<OffsetT>(sums[j].bytes + (row_byte_offsets[r] - row_byte_offsets[p.begin]));
+}
+
+/**
+ * Gather + segment lengths in one pass (selective path, steps 1-2). The compact stream is the
+ * concatenation of the runs' codes; warp w handles compact segment s = w (grid-stride), codes
+ * [s*S, min(s*S + S, total)): it finds the run of its first code by binary search over
+ * sums[].codes, then each lane finds the run of its code by galloping forward from the run of the
+ * previous 32 codes (runs of tiny rows: a step or two; one huge run: none), copies the code to
+ * compact[v] and adds its token length. seg_bytes[s] = the segment's decoded bytes;
+ * seg_bytes[num_segments] = 0 (the scan's totals slot). Codes >= num_tokens count as entry 0 and
+ * set code_out_of_range, as in the decoder.
+ */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void gather_segments_kernel(column_view<W> col,
+                                                                  std::uint64_t const* row_code_offsets,
+                                                                  row_range const* pieces, piece_sums const* sums,
+                                                                  std::uint64_t num_pieces, std::uint16_t* compact,
+                                                                  std::uint64_t* seg_bytes)
+{
+  auto codes_of                    = [](piece_sums const& p) { return p.codes; };
+  unsigned const lane              = threadIdx.x & 31u;
+  std::uint64_t const total        = sums[num_pieces].codes;
+  std::uint64_t const stride       = col.sidecar_stride;
+  std::uint64_t const num_segments = (total + stride - 1) / stride;
+  std::uint64_t const warps        = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  if (blockIdx.x == 0 && threadIdx.x == 0) seg_bytes[num_segments] = 0;
+  for (std::uint64_t s = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; s < num_segments; s += warps) {
+    std::uint64_t const v0 = s * stride, v1 = min(v0 + stride, total);
+    std::uint64_t j        = last_not_above(sums, 0, num_pieces, v0, codes_of);
+    std::uint32_t sum = 0, errors = 0;
+    for (std::uint64_t base = v0; base < v1; base += 32) {
+      std::uint64_t const v = base + lane;
+      std::uint64_t run     = j;
+      if (v < v1) {
+        std::uint64_t lo = j, hi = j + 1, step = 1;  // gallop: sums[lo].codes <= v
+        while (hi < num_pieces && sums[hi].codes <= v) {
+          lo = hi;
+          step <<= 1;
+          hi = lo + step;
+        }
+        run = last_not_above(sums, lo, min(hi, num_pieces), v, codes_of);
+        std::uint64_t const phys = row_code_offsets[pieces[run].begin] + (v - sums[run].codes);
+        std::uint32_t c          = __ldg(col.codes + phys);
+        if (c >= col.num_tokens) {
+          errors |= code_out_of_range;
+          c = 0;
+        }
+        compact[v] = static_cast<std::uint16_t>(c);
+        sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+      }
+      j = __shfl_sync(0xFFFFFFFFu, run, 31);  // lane 31 is active in every chunk but the last
     }
-    row_range const p     = pieces[lo];
-    std::uint64_t const r = p.begin + (i - sums[lo].rows);
-    out[i] = static_cast<OffsetT>(sums[lo].bytes + (row_byte_offsets[r] - row_byte_offsets[p.begin]));
+    sum    = __reduce_add_sync(0xFFFFFFFFu, sum);
+    errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+    if (lane == 0) {
+      seg_bytes[s] = sum;
+      if (errors) atomicOr(col.error, errors);
+    }
   }
 }
 
