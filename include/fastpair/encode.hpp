@@ -266,7 +266,7 @@ inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars
     }
     if (prefiltered) {
       while (n >= 2) {
-        if (o >= pre_end) refill(o);
+        if (o - pre_begin >= pre_end - pre_begin) refill(o);  // outside the block (unsigned)
         window const w           = load_window(p, end);
         std::uint32_t const cand = matcher.refine(w, pre[o - pre_begin], rem_of(n));
         auto const t             = matcher.resolve(w, cand);
