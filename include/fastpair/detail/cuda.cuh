@@ -13,9 +13,11 @@
 #include <string>
 #include <utility>
 
-/// Kernels get hidden visibility so two shared libraries built with different configs or archs
-/// never share one kernel symbol (cccl docs/cccl/development/visibility).
-#define FASTPAIR_KERNEL __global__ __attribute__((visibility("hidden")))
+/// Kernels have internal linkage: a header-only library's non-template kernels would otherwise be
+/// defined in every translation unit that includes them (a duplicate-symbol link error), and two
+/// shared libraries built with different configs or archs never share one kernel symbol (the
+/// concern CCCL answers with hidden visibility, docs/cccl/development/visibility).
+#define FASTPAIR_KERNEL static __global__
 
 namespace fastpair::detail {
 [[noreturn]] inline void throw_cuda_error(cudaError_t e, char const* call, char const* file, int line)
