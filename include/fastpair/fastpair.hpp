@@ -3,10 +3,12 @@
 /**
  * @file fastpair.hpp
  * @brief Umbrella header of the host-only part of fastpair (compiles with g++ alone): the column
- * format, validation, the CPU reference decoder, GPU table preparation, encoders, `.fpc` files.
+ * format, validation, the CPU reference decoder, GPU table preparation, encoders, `.fpc` files,
+ * row-level cascades, predicates on codes and the DSV reference parser.
  */
 #pragma once
 
+#include <fastpair/cascade.hpp>
 #include <fastpair/dsv.hpp>
 #include <fastpair/encode.hpp>
 #include <fastpair/error.hpp>

@@ -5,8 +5,8 @@
  * @brief Host reference of predicates evaluated on the compressed form (issue 8, item 2) and the
  * three selection representations they produce. Nothing here decodes a row.
  *
- * Host-only (compiles with g++ alone, C++17). The GPU kernels of issue 8 are not written yet; this
- * header is their oracle and their blueprint (docs/PREDICATES.md):
+ * Host-only (compiles with g++ alone, C++17). The GPU versions are in predicates.cuh; this header
+ * is their oracle and their blueprint (docs/PREDICATES.md):
  *
  * @code{.text}
  *  selection            sorted row ids                       ("Index" encoding of the seed paper)
