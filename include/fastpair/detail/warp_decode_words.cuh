@@ -79,6 +79,16 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
   }
 }
 
+/** Asks L2 for the 16 bytes of codes at codes[idx] (if idx < end): one line piece per lane, so a
+ *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/BENCHMARKS.md);
+ *  compiled out with FASTPAIR_NO_CODE_PREFETCH (used for the A/B measurement). */
+__device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, std::uint64_t idx, std::uint64_t end)
+{
+#ifndef FASTPAIR_NO_CODE_PREFETCH
+  if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(codes + idx));
+#endif
+}
+
 /** @brief Decodes segment `seg` of `col` with one warp (register_words strategy). */
 template <class Config, int W>
 __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
@@ -104,6 +114,7 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
     // 1-2. input + gather ---------------------------------------------------------------------
     std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
+    prefetch_codes_l2(col.codes, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
     std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
     load_consecutive_codes<K>(col.codes, idx0, c_end, code);
     std::uint32_t len[K];

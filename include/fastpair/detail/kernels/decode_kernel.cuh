@@ -34,6 +34,12 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
   for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
        seg < end_segment; seg += warps) {
+    if constexpr (Config::emit == emit_strategy::register_words) {
+      // the first batch of this warp's next segment (its later batches prefetch each other)
+      if (seg + warps < end_segment)
+        prefetch_codes_l2(col.codes, (seg + warps) * col.sidecar_stride + (threadIdx.x & 31u) * Config::tokens_per_thread,
+                          col.num_codes);
+    }
     if constexpr (Config::emit == emit_strategy::register_words)
       warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, bulk);
     else
