@@ -178,7 +178,7 @@ void bench_host_copy(benchmark::State& state, std::string const& file)
   std::size_t const bytes = std::min(in.host.size(), batch_bytes());
   FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&dst), bytes));
   unsigned const threads = static_cast<unsigned>(fb::env_int("FASTPAIR_BENCH_DSV_COPY_THREADS", 0));
-  unsigned const t       = threads ? threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  unsigned const t       = threads ? threads : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<double> times;
   for (auto _ : state) {
     auto const t0 = std::chrono::steady_clock::now();

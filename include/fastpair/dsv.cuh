@@ -86,7 +86,6 @@ struct dsv_pass_options {
   bool header                  = false;  ///< the first record of these bytes is the header
   std::int64_t expected_columns = -1;    ///< -1: the first record decides (+ dialect.expected_fields)
   bool input_ends              = true;   ///< write dsv_boundaries::field_ends
-  bool keep_bytes              = false;  ///< write the kept bytes (for materialising)
   std::uint64_t byte_base      = 0;      ///< input offset of the first byte (for error messages)
   std::uint64_t record_base    = 0;      ///< records before the first byte (for error messages)
 };
@@ -117,12 +116,22 @@ T read_one(T const* p, cudaStream_t s)
   return v;
 }
 
+/** @brief What dsv_materialize() reuses from the pass: the start states and the packed counts. */
+struct dsv_scratch {
+  dsv_gpu::gpu_dfa m{};
+  unsigned char const* in = nullptr;
+  std::uint64_t n = 0, chunks = 0;
+  unsigned blocks = 0;
+  device_buffer<std::uint32_t> start, packed;
+  device_buffer<dsv_gpu::counts> block_base;
+};
+
 /**
  * @brief Passes 1-3 and the checks over `n` device bytes; throws the first error as dsv_error.
  * @note synchronizes `s` (three times: totals, status, last record end).
  */
 inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, dsv_dialect const& d,
-                                     dsv_pass_options const& opt, device_buffer<char>* kept, cudaStream_t s)
+                                     dsv_pass_options const& opt, dsv_scratch* scratch, cudaStream_t s)
 {
   using namespace dsv_gpu;
   gpu_dfa const m          = make_gpu_dfa(d);  // validates the dialect
@@ -161,13 +170,11 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
   if (opt.input_ends) out.field_ends = device_buffer<std::uint64_t>(total.fields, s);
   out.record_fields = device_buffer<std::uint64_t>(total.records, s);
   out.record_ends   = device_buffer<std::uint64_t>(total.records, s);
-  if (kept) *kept = device_buffer<char>(total.bytes, s);
   device_buffer<status> st(1, s);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(status), s));
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(&st.data()->first_bad_record, 0xFF, sizeof(std::uint64_t), s));
   write_targets const wt{out.field_kept_ends.data(), opt.input_ends ? out.field_ends.data() : nullptr,
-                         out.record_fields.data(), out.record_ends.data(), kept ? kept->data() : nullptr,
-                         st.data()};
+                         out.record_fields.data(), out.record_ends.data(), st.data()};
   dsv_write_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, opt.at_end, start.data(), packed.data(),
                                                      block_base.data(), wt);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
@@ -207,20 +214,31 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
     throw_dsv_error(kind, opt.byte_base + offset, opt.record_base + h.error_records + 1);
   }
   out.consumed_bytes = total.records == 0 ? 0 : read_one(out.record_ends.data() + total.records - 1, s) + 1;
+  if (scratch) {
+    scratch->m          = m;
+    scratch->in         = in;
+    scratch->n          = n;
+    scratch->chunks     = chunks;
+    scratch->blocks     = blocks;
+    scratch->start      = std::move(start);
+    scratch->packed     = std::move(packed);
+    scratch->block_base = std::move(block_base);
+  }
   return out;
 }
 
 /**
- * @brief Step 6: per-column lengths, offsets (cub InclusiveSum per column) and the gather.
+ * @brief Step 6: per-column lengths, offsets (cub InclusiveSum per column) and the scatter of the
+ * field bytes into the columns (a third walk over the input, no intermediate buffer).
  * @note synchronizes `s` (to size each column's chars).
  */
-inline device_dsv_table dsv_materialize(dsv_boundaries const& b, device_buffer<char> const& kept, bool header,
-                                        bool trailing, cudaStream_t s)
+inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
+                                        bool header, cudaStream_t s)
 {
   using namespace dsv_gpu;
   device_dsv_table t;
   std::uint64_t const ncols      = b.num_columns;
-  std::uint64_t const fpr        = ncols + (trailing ? 1 : 0);
+  std::uint64_t const fpr        = ncols + (d.trailing_delimiter ? 1 : 0);
   std::uint64_t const first_data = header && b.num_records > 0 ? 1 : 0;
   std::uint64_t const rows       = b.num_records - first_data;
   t.num_records                  = rows;
@@ -230,20 +248,15 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, device_buffer<c
     c.offsets  = device_buffer<std::int64_t>(rows + 1, s);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
   }
-  if (first_data) {  // the header record: fields 0 .. ncols-1
-    std::vector<std::uint64_t> ends(ncols);
-    if (ncols)
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(ends.data(), b.field_kept_ends.data(), ncols * sizeof(std::uint64_t),
-                                        cudaMemcpyDeviceToHost, s));
+  if (first_data) {  // the header record: parse its input bytes on the host with the reference
+    std::uint64_t const end = std::min<std::uint64_t>(sc.n, read_one(b.record_ends.data(), s) + 1);
+    std::string bytes(end, '\0');
+    if (end) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bytes.data(), sc.in, end, cudaMemcpyDeviceToHost, s));
     FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-    std::string bytes(ncols ? ends.back() : 0, '\0');
-    if (!bytes.empty())
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bytes.data(), kept.data(), bytes.size(), cudaMemcpyDeviceToHost, s));
-    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-    for (std::uint64_t j = 0; j < ncols; ++j) {
-      std::uint64_t const e0 = j == 0 ? 0 : ends[j - 1];
-      t.header.emplace_back(bytes.data() + e0, ends[j] - e0);
-    }
+    dsv_dialect hd     = d;
+    hd.header          = true;
+    hd.expected_fields = static_cast<int>(ncols);
+    t.header           = parse_dsv_reference(bytes, hd).header;
   }
   if (rows == 0 || ncols == 0) {
     for (auto& c : t.columns) c.chars = device_buffer<char>(0, s);
@@ -276,13 +289,14 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, device_buffer<c
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
   if (b.kept_bytes > 0) {
-    dsv_gather_kernel<<<grid_for((b.kept_bytes + gather_bytes - 1) / gather_bytes, block_threads), block_threads,
-                        0, s>>>(kept.data(), b.kept_bytes, b.field_kept_ends.data(), b.num_fields, fpr, first_data,
-                                b.num_records, ncols, d_targets.data());
+    dsv_scatter_kernel<<<sc.blocks, block_threads, 0, s>>>(sc.m, sc.in, sc.n, sc.chunks, sc.start.data(),
+                                                           sc.packed.data(), sc.block_base.data(),
+                                                           b.field_kept_ends.data(), b.num_fields, fpr, first_data,
+                                                           b.num_records, ncols, d_targets.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
   }
   // `targets` (pageable) was staged by cudaMemcpyAsync before it returned; d_targets and lens are
-  // freed stream-ordered after the gather.
+  // freed stream-ordered after the scatter.
   return t;
 }
 
@@ -328,7 +342,7 @@ inline dsv_boundaries parse_dsv_boundaries(char const* bytes, std::uint64_t n, d
  * "x,\"a\"\"b\"\n1,\n" -> columns[0] {"x", "1"}, columns[1] {"a\"b", ""}, num_records 2
  * @endcode
  * @param stream CUDA stream on which to perform the work
- * @note synchronizes `stream` several times (sizes, error status, column sizes); the last gather
+ * @note synchronizes `stream` several times (sizes, error status, column sizes); the last kernel
  *       may still run when it returns (stream-ordered).
  * @throw dsv_error (a format_error) on malformed input; logic_error on an invalid dialect; cuda_error.
  */
@@ -338,18 +352,17 @@ inline device_dsv_table parse_dsv(char const* bytes, std::uint64_t n, dsv_dialec
   detail::dsv_pass_options opt;
   opt.header     = d.header;
   opt.input_ends = false;
-  opt.keep_bytes = true;
-  device_buffer<char> kept;
+  detail::dsv_scratch scratch;
   dsv_boundaries const b =
-    detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, &kept, stream.get());
-  return detail::dsv_materialize(b, kept, d.header, d.trailing_delimiter, stream.get());
+    detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, &scratch, stream.get());
+  return detail::dsv_materialize(b, scratch, d, d.header, stream.get());
 }
 
 /** @brief How parse_dsv_streamed() cuts and copies. */
 struct dsv_stream_options {
   std::size_t batch_bytes = std::size_t{256} << 20;  ///< input bytes per host-to-device batch (>= 1)
   bool materialize        = true;                    ///< build columns per batch (else boundaries only)
-  unsigned copy_threads   = 0;  ///< host threads copying pageable input to pinned staging (0: min(8, cores))
+  unsigned copy_threads   = 0;  ///< host threads copying pageable input to pinned staging (0: min(16, cores))
 };
 
 /** @brief One parsed batch, handed to the parse_dsv_streamed() callback. */
@@ -415,7 +428,7 @@ class dsv_streamer {
     std::size_t const B    = opt_.batch_bytes;
     std::size_t const nwin = n == 0 ? 1 : (n + B - 1) / B;
     unsigned const threads =
-      opt_.copy_threads ? opt_.copy_threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+      opt_.copy_threads ? opt_.copy_threads : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
     cudaPointerAttributes attr{};
     bool const src_pinned = n > 0 && cudaPointerGetAttributes(&attr, input.data()) == cudaSuccess &&
                             attr.type == cudaMemoryTypeHost;
@@ -508,15 +521,14 @@ class dsv_streamer {
         po.header           = d.header && record_base == 0;
         po.expected_columns = ncols_known;
         po.input_ends       = true;
-        po.keep_bytes       = opt_.materialize;
         po.byte_base        = lo - carry;
         po.record_base      = record_base;
-        device_buffer<char> kept;
+        detail::dsv_scratch scratch;
         dsv_boundaries const b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse_[cur].data()),
-                                                        need, d, po, opt_.materialize ? &kept : nullptr, compute_);
+                                                        need, d, po, opt_.materialize ? &scratch : nullptr, compute_);
         if (b.num_records > 0 && ncols_known < 0) ncols_known = static_cast<std::int64_t>(b.num_columns);
         device_dsv_table table;
-        if (opt_.materialize) table = detail::dsv_materialize(b, kept, po.header, d.trailing_delimiter, compute_);
+        if (opt_.materialize) table = detail::dsv_materialize(b, scratch, d, po.header, compute_);
         dsv_batch const batch{po.byte_base, data_records, &b, opt_.materialize ? &table : nullptr, compute_};
         callback(batch);
         data_records += b.num_records - (po.header && b.num_records > 0 ? 1 : 0);
