@@ -43,8 +43,8 @@ start=$SECONDS
 timeout 600 "$test_bin" "[dsv]" > "$out/test_dsv.log" 2>&1
 record test_dsv $? "$(grep -E 'test cases|All tests passed' "$out/test_dsv.log" | tail -1) ($((SECONDS - start)) s)"
 
-# 2. Sanitizers on small inputs, the four tools at once (each took 25-60 s on the H200 with a
-#    heavier test load than now; run one after another they would take most of the time budget).
+# 2. Sanitizers on small inputs, the four tools at once (25-60 s each on the H200 when run
+#    together, helper run 21:29 UTC; one after another they would take most of the time budget).
 start=$SECONDS
 for tool in memcheck racecheck synccheck initcheck; do
   (FASTPAIR_TEST_SOURCE_BYTES=65536 \
