@@ -53,10 +53,14 @@ namespace fastpair {
 /**
  * @brief Selectivity (selected rows / column rows) at or above which select_strategy::automatic
  * decodes the whole column and compacts it instead of decoding only the selected rows.
- * PLACEHOLDER: 0.20 is the FastPair authors' figure; the value for our kernels is measured with
- * fastpair_bench_select on the H200 (docs/SELECTIVE.md) and set here.
+ * Measured (H200, 2026-11-29, fastpair_bench_select at 1d4156e, 4 columns x {random ids, one
+ * range}, onpair16, 1 GB): the selective path was faster at every selectivity up to 50 % in all 8
+ * cases; at 100 % both paths now decode the one run directly. Hence 1.0 (dense only when every row
+ * is selected). The dense path's compaction (cub::DeviceMemcpy::Batched, one buffer per run) is
+ * slow for many small runs; a faster compaction would bring the crossover down. The lead re-measures
+ * and sets this (docs/SELECTIVE.md).
  */
-inline constexpr double select_dense_crossover = 0.20;
+inline constexpr double select_dense_crossover = 1.0;
 
 /** @brief How decode_selected materialises the rows. */
 enum class select_strategy {
@@ -94,6 +98,10 @@ class select_plan {
   double selectivity() const noexcept { return column_rows_ ? double(totals_.rows) / double(column_rows_) : 0.0; }
   /** @brief The selection as canonical-or-not runs of rows (device memory owned by the plan). */
   device_row_ranges pieces() const noexcept { return {pieces_.data(), num_pieces_}; }
+  /** @brief True if the selection is one run of consecutive rows (then single_run() is it). */
+  bool contiguous() const noexcept { return num_pieces_ == 1; }
+  /** @brief The one run of a contiguous() plan (host copy). */
+  row_range single_run() const noexcept { return single_; }
   /** @brief The strategy `s` resolves to for this plan (automatic -> by select_dense_crossover). */
   select_strategy resolve(select_strategy s) const noexcept
   {
@@ -108,6 +116,7 @@ class select_plan {
   std::uint64_t num_pieces_ = 0;
   device_buffer<detail::piece_sums> sums_;  // num_pieces + 1
   detail::piece_sums totals_{};
+  row_range single_{};  // pieces_[0] when num_pieces_ == 1
   std::uint64_t column_rows_ = 0;
 };
 
@@ -137,6 +146,9 @@ struct select_plan_access {
                                                      plan.num_pieces_ + 1, stream.get()));
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&plan.totals_, plan.sums_.data() + plan.num_pieces_,
                                       sizeof(detail::piece_sums), cudaMemcpyDeviceToHost, stream.get()));
+    if (plan.num_pieces_ == 1)
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&plan.single_, plan.pieces_.data(), sizeof(row_range), cudaMemcpyDeviceToHost,
+                                        stream.get()));
     FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
     return plan;
   }
@@ -263,10 +275,19 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
   FASTPAIR_CUDA_TRY(with_auto_config(col, run));
 }
 
+/** Rows [r.begin, r.end) decoded straight into `chars`, as decode_column does for a row range. */
+inline void decode_run(device_column const& col, row_range r, unsigned char* chars, cuda::stream_ref stream)
+{
+  auto const& co = col.row_code_offsets();
+  auto const& bo = col.row_byte_offsets();
+  FASTPAIR_CUDA_TRY(dispatch_auto(col, co[r.begin], co[r.end], chars, bo[r.begin], bo[r.end] - bo[r.begin], stream));
+}
+
 /** Decode-then-filter: decode every code into a temporary, copy the pieces' bytes out. */
 inline void decode_selected_dense(device_column const& col, select_plan const& plan, unsigned char* chars,
                                   cuda::stream_ref stream)
 {
+  if (plan.num_rows() == col.num_rows()) return decode_run(col, {0, col.num_rows()}, chars, stream);  // nothing to filter
   device_buffer<unsigned char> all(col.decoded_bytes(), stream);
   FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_codes(), all.data(), 0, col.decoded_bytes(), stream));
   device_row_ranges const pcs = plan.pieces();
@@ -338,8 +359,13 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   if (bytes == 0) return;
   auto* const chars = reinterpret_cast<unsigned char*>(out.chars);
-  if (plan.resolve(strategy) == select_strategy::selective) detail::decode_selected_codes(col, plan, chars, stream);
-  else detail::decode_selected_dense(col, plan, chars, stream);
+  if (plan.resolve(strategy) == select_strategy::selective) {
+    // One run of rows needs no gather: decode its window directly (what decode_column does).
+    if (plan.contiguous()) detail::decode_run(col, plan.single_run(), chars, stream);
+    else detail::decode_selected_codes(col, plan, chars, stream);
+  } else {
+    detail::decode_selected_dense(col, plan, chars, stream);
+  }
 }
 
 /**
