@@ -84,10 +84,10 @@ class device_cascaded_column {
     d.id_bits_           = c.ids.bits;
     d.len_bits_          = c.run_lengths.bits;
     d.decoded_bytes_     = cascade_decoded_bytes(c);
-    d.ids_               = upload(c.ids.words, stream);
+    d.ids_               = detail::upload(c.ids.words, stream);
     d.error_             = device_buffer<std::uint32_t>(1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
-    d.run_lengths_       = upload(c.run_lengths.words, stream);
+    d.run_lengths_       = detail::upload(c.run_lengths.words, stream);
 
     std::uint64_t const nd = c.distinct.num_rows();
     d.dist_offsets_ = device_buffer<std::int64_t>(nd + 1, stream);
@@ -197,14 +197,6 @@ class device_cascaded_column {
   }
 
  private:
-  template <class T>
-  static device_buffer<T> upload(std::vector<T> const& h, cuda::stream_ref stream)
-  {
-    device_buffer<T> d(h.size(), stream);
-    if (!h.empty())
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
-    return d;
-  }
   detail::packed_reader id_reader() const noexcept { return {ids_.data(), id_bits_}; }
 
   device_column distinct_;

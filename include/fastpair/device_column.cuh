@@ -72,12 +72,12 @@ class device_column {
     dictionary_planes const planes = build_planes(col.kind, col.dict, w);
     auto const codes               = unpack_codes(col);
 
-    d.codes_   = upload(codes, stream);
-    d.lo_      = upload(planes.lo, stream);
-    d.hi_      = upload(planes.hi, stream);
-    d.lengths_ = upload(planes.lengths, stream);
-    d.row_byte_offsets_ = upload(col.row_byte_offsets, stream);
-    d.row_code_offsets_ = upload(col.row_code_offsets, stream);
+    d.codes_   = detail::upload(codes, stream);
+    d.lo_      = detail::upload(planes.lo, stream);
+    d.hi_      = detail::upload(planes.hi, stream);
+    d.lengths_ = detail::upload(planes.lengths, stream);
+    d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream);
+    d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream);
     d.error_   = device_buffer<std::uint32_t>(1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
 
@@ -85,7 +85,7 @@ class device_column {
     if (!col.sidecar.empty() && !opt.regenerate_sidecar) {
       std::vector<std::uint64_t> sc(col.sidecar);
       sc.push_back(col.decoded_bytes());  // end sentinel: the last segment's end check
-      d.sidecar_ = upload(sc, stream);
+      d.sidecar_ = detail::upload(sc, stream);
     } else {
       d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream);
       d.regenerate_sidecar(stream);
@@ -185,15 +185,6 @@ class device_column {
   }
 
  private:
-  template <class T>
-  static device_buffer<T> upload(std::vector<T> const& h, cuda::stream_ref stream)
-  {
-    device_buffer<T> d(h.size(), stream);
-    if (!h.empty())
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
-    return d;
-  }
-
   codec kind_               = codec::onpair16;
   int w_                    = 8;
   std::uint64_t num_codes_  = 0;

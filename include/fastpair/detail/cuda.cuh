@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
 // CUDA plumbing shared by the device headers: the hidden-visibility kernel macro, the CUDA error
-// check that throws, and a minimal stream-ordered device buffer.
+// check that throws, a minimal stream-ordered device buffer and its upload from a host vector.
 #pragma once
 
 #include <fastpair/error.hpp>
@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 /// Kernels have internal linkage: a header-only library's non-template kernels would otherwise be
 /// defined in every translation unit that includes them (a duplicate-symbol link error), and two
@@ -79,5 +80,18 @@ class device_buffer {
   std::size_t size_    = 0;
   cudaStream_t stream_ = nullptr;
 };
+
+namespace detail {
+/** @brief A device copy of `h`, allocated and copied on `stream` (pageable source: the copy is done
+ *  when this returns). */
+template <class T>
+device_buffer<T> upload(std::vector<T> const& h, cuda::stream_ref stream)
+{
+  device_buffer<T> d(h.size(), stream);
+  if (!h.empty())
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
+  return d;
+}
+}  // namespace detail
 
 }  // namespace fastpair
