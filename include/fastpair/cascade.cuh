@@ -35,7 +35,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -145,15 +144,7 @@ class device_cascaded_column {
   void decode(string_column_view<OffsetT> out, cuda::stream_ref stream = {}) const
   {
     std::uint64_t const n = num_rows_, bytes = decoded_bytes_;
-    FASTPAIR_EXPECTS(out.num_rows == n, "output has " + std::to_string(out.num_rows) + " rows, expected " +
-                                          std::to_string(n));
-    FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
-                                                    " < decoded size " + std::to_string(bytes));
-    FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
-    FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
-    if constexpr (std::is_same_v<OffsetT, std::int32_t>)
-      FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
-                       "decoded size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+    detail::check_output(out, n, bytes);
     if (n == 0) {
       FASTPAIR_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(OffsetT), stream.get()));
       return;

@@ -64,6 +64,30 @@ struct string_column {
   }
 };
 
+namespace detail {
+/**
+ * @brief The checks of a caller's output before a decode writes `rows` rows and `bytes` chars into
+ * it: row count, chars capacity, non-null pointers, and no int32 offset overflow.
+ * `expected` and `size` word the messages ("expected" / "decoded size" for a decode,
+ * "the selection" / "selected size" for a selective decode).
+ * @throw logic_error naming the failed check.
+ */
+template <class OffsetT>
+void check_output(string_column_view<OffsetT> const& out, std::uint64_t rows, std::uint64_t bytes,
+                  char const* expected = "expected", char const* size = "decoded size")
+{
+  FASTPAIR_EXPECTS(out.num_rows == rows, "output has " + std::to_string(out.num_rows) + " rows, " + expected +
+                                           " " + std::to_string(rows));
+  FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
+                                                  " < " + size + " " + std::to_string(bytes));
+  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
+  FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
+  if constexpr (std::is_same_v<OffsetT, std::int32_t>)
+    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
+                     std::string(size) + " " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+}
+}  // namespace detail
+
 /** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
 struct auto_config {};
 
@@ -89,15 +113,7 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   col.check_rows(row_begin, row_end);
   std::uint64_t const n_rows = row_end - row_begin;
   std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
-  FASTPAIR_EXPECTS(out.num_rows == n_rows, "output has " + std::to_string(out.num_rows) +
-                                             " rows, expected " + std::to_string(n_rows));
-  FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
-                                                  " < decoded size " + std::to_string(bytes));
-  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
-  FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
-  if constexpr (std::is_same_v<OffsetT, std::int32_t>)
-    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
-                     "decoded size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+  detail::check_output(out, n_rows, bytes);
 
   FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
                                                 out.offsets, stream));

@@ -44,7 +44,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -339,15 +338,7 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
                      cuda::stream_ref stream = {}, select_strategy strategy = select_strategy::automatic)
 {
   std::uint64_t const rows = plan.num_rows(), bytes = plan.bytes();
-  FASTPAIR_EXPECTS(out.num_rows == rows,
-                   "output has " + std::to_string(out.num_rows) + " rows, the selection " + std::to_string(rows));
-  FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
-                                                  " < selected size " + std::to_string(bytes));
-  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
-  FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
-  if constexpr (std::is_same_v<OffsetT, std::int32_t>)
-    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
-                     "selected size " + std::to_string(bytes) + " overflows int32 offsets: use int64");
+  detail::check_output(out, rows, bytes, "the selection", "selected size");
 
   device_row_ranges const pcs = plan.pieces();
   unsigned const offset_blocks = static_cast<unsigned>((rows + 1 + 255) / 256);  // one thread per offset
