@@ -7,6 +7,7 @@
 // tpch_lineitem.tbl (cut to FASTPAIR_TEST_SOURCE_BYTES when set, as the sanitizer runs do), and a
 // 1 GB single field ([large]).
 #include "utils/data.hpp"
+#include "utils/dsv_check.hpp"
 
 #include <fastpair/dsv.cuh>
 
@@ -14,7 +15,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <random>
 #include <string>
 #include <string_view>
@@ -23,42 +23,13 @@
 namespace {
 
 using fastpair::dsv_dialect;
-using fastpair::dsv_error;
 using fastpair::dsv_error_kind;
 using fastpair::dsv_table;
-
-dsv_dialect csv(bool header = false, int fields = -1)
-{
-  dsv_dialect d;
-  d.header          = header;
-  d.expected_fields = fields;
-  return d;
-}
-
-struct outcome {
-  bool ok = false;
-  dsv_table table;
-  dsv_error_kind kind  = dsv_error_kind::none;
-  std::uint64_t offset = 0;
-  std::uint64_t record = 0;
-  std::string message;
-};
-
-template <class Parse>
-outcome run(Parse&& parse)
-{
-  outcome o;
-  try {
-    o.table = parse();
-    o.ok    = true;
-  } catch (dsv_error const& e) {
-    o.kind    = e.kind;
-    o.offset  = e.offset;
-    o.record  = e.record;
-    o.message = e.what();
-  }
-  return o;
-}
+using fastpair::testing::csv;
+using fastpair::testing::dsv_outcome;
+using fastpair::testing::load_raw;
+using fastpair::testing::require_same_outcome;
+using fastpair::testing::run_parser;
 
 /** The input in device memory, `misalign` bytes past a 256-byte boundary (0: the vector loads). */
 struct device_input {
@@ -71,38 +42,18 @@ struct device_input {
   }
 };
 
-outcome run_gpu(std::string_view in, dsv_dialect const& d, unsigned misalign = 0)
+dsv_outcome run_gpu(std::string_view in, dsv_dialect const& d, unsigned misalign = 0)
 {
   device_input const di(in, misalign);
-  return run([&] { return fastpair::parse_dsv(di.ptr, in.size(), d).to_host(); });
-}
-
-void require_same(outcome const& got, outcome const& ref)
-{
-  REQUIRE(got.ok == ref.ok);
-  if (ref.ok) {
-    REQUIRE(got.table.num_records == ref.table.num_records);
-    REQUIRE(got.table.header == ref.table.header);
-    REQUIRE(got.table.columns.size() == ref.table.columns.size());
-    for (std::size_t j = 0; j < ref.table.columns.size(); ++j) {
-      INFO("column " << j);
-      REQUIRE(got.table.columns[j].offsets == ref.table.columns[j].offsets);
-      REQUIRE(got.table.columns[j].chars == ref.table.columns[j].chars);
-    }
-  } else {
-    REQUIRE(got.kind == ref.kind);
-    REQUIRE(got.offset == ref.offset);
-    REQUIRE(got.record == ref.record);
-    REQUIRE(got.message == ref.message);
-  }
+  return run_parser([&] { return fastpair::parse_dsv(di.ptr, in.size(), d).to_host(); });
 }
 
 /** The boundaries API agrees with the table: record/column counts; every field and record end
  *  points at a delimiter / LF, or at the end of the input. */
-void check_boundaries(std::string_view in, dsv_dialect const& d, outcome const& ref)
+void check_boundaries(std::string_view in, dsv_dialect const& d, dsv_outcome const& ref)
 {
   device_input const di(in, 0);
-  outcome const got = run([&] {
+  dsv_outcome const got = run_parser([&] {
     auto const b = fastpair::parse_dsv_boundaries(di.ptr, in.size(), d);
     std::vector<std::uint64_t> fe(b.num_fields), re(b.num_records);
     if (!fe.empty())
@@ -131,10 +82,10 @@ void check_boundaries(std::string_view in, dsv_dialect const& d, outcome const& 
  *  reference, tables or errors. */
 void check_matches(std::string_view in, dsv_dialect const& d, std::vector<std::size_t> const& batches = {})
 {
-  outcome const ref = run([&] { return fastpair::parse_dsv_reference(in, d); });
+  dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(in, d); });
   for (unsigned mis : {0u, 3u}) {
     INFO("misalign " << mis);
-    require_same(run_gpu(in, d, mis), ref);
+    require_same_outcome(run_gpu(in, d, mis), ref);
   }
   check_boundaries(in, d, ref);
   for (std::size_t b : batches) {
@@ -142,26 +93,12 @@ void check_matches(std::string_view in, dsv_dialect const& d, std::vector<std::s
     fastpair::dsv_stream_options opt;
     opt.batch_bytes  = b;
     opt.copy_threads = 2;
-    require_same(run([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
+    require_same_outcome(run_parser([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
   }
 }
 
-std::size_t source_bytes()
-{
-  char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES");
-  return e && *e ? std::strtoull(e, nullptr, 10) : SIZE_MAX;
-}
+std::size_t source_bytes() { return fastpair::testing::test_source_bytes(SIZE_MAX); }
 bool small_run() { return source_bytes() != SIZE_MAX; }
-
-std::string load_raw(std::string const& file)
-{
-  namespace ft    = fastpair::testing;
-  auto const path = ft::data_dir() / file;
-  if (!std::filesystem::exists(path))
-    FAIL("shared data file '" << file << "' not found in '" << ft::data_dir().string()
-                              << "': set FASTPAIR_DATA_DIR to the folder holding ../shared/data");
-  return ft::read_zstd_file(path);
-}
 
 /** The longest prefix of at most `max` bytes ending at a record end that the reference accepts. */
 std::string valid_prefix(std::string const& in, dsv_dialect const& d, std::size_t max)
@@ -172,7 +109,7 @@ std::string valid_prefix(std::string const& in, dsv_dialect const& d, std::size_
     cut = in.rfind('\n', cut - 1);
     if (cut == std::string::npos) return {};
     std::string s = in.substr(0, cut + 1);
-    if (run([&] { return fastpair::parse_dsv_reference(s, d); }).ok) return s;
+    if (run_parser([&] { return fastpair::parse_dsv_reference(s, d); }).ok) return s;
   }
   return {};
 }
@@ -233,7 +170,7 @@ TEST_CASE("dsv gpu: every error kind, with offset and record", "[gpu][dsv]")
   std::vector<bool> seen(9, false);
   for (auto const& c : cases) {
     INFO("input '" << c.in << "'");
-    outcome const got = run_gpu(c.in, c.d);
+    dsv_outcome const got = run_gpu(c.in, c.d);
     REQUIRE_FALSE(got.ok);
     CHECK(got.kind == c.kind);
     CHECK(got.offset == c.offset);
@@ -247,7 +184,7 @@ TEST_CASE("dsv gpu: every error kind, with offset and record", "[gpu][dsv]")
   int const big_records = small_run() ? 2000 : 20000;
   for (int r = 0; r < big_records; ++r) big += "abc,\"q\"\"x\",z\n";
   std::string bad = big + "a,b\"c\n" + big;
-  outcome const got = run_gpu(bad, csv());
+  dsv_outcome const got = run_gpu(bad, csv());
   REQUIRE_FALSE(got.ok);
   CHECK(got.kind == k::quote_in_unquoted_field);
   CHECK(got.offset == big.size() + 3);
@@ -280,7 +217,7 @@ TEST_CASE("dsv gpu: random inputs agree with the reference (tables and errors)",
     std::string s(len, 'a');
     for (char& c : s) c = alpha[rng() % alpha.size()];
     INFO("input '" << s << "'");
-    outcome const ref = run([&] { return fastpair::parse_dsv_reference(s, d); });
+    dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(s, d); });
     (ref.ok ? ok : errors)++;
     std::vector<std::size_t> batches;
     if (iter % 20 == 0) batches = {(small_run() ? 200 : 1) + rng() % 40};
@@ -329,8 +266,8 @@ TEST_CASE("dsv gpu: streamed from host with small batches (records spanning batc
     fastpair::dsv_stream_options opt;
     opt.batch_bytes  = b;
     opt.copy_threads = 3;
-    outcome const ref = run([&] { return fastpair::parse_dsv_reference(s, csv(true)); });
-    require_same(run([&] { return fastpair::parse_dsv_streamed_to_host(s, csv(true), opt); }), ref);
+    dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(s, csv(true)); });
+    require_same_outcome(run_parser([&] { return fastpair::parse_dsv_streamed_to_host(s, csv(true), opt); }), ref);
   }
   // Pinned source (no staging copy) and boundaries-only batches.
   char* pinned = nullptr;
@@ -348,8 +285,10 @@ TEST_CASE("dsv gpu: streamed from host with small batches (records spanning batc
   }, opt);
   CHECK(seen == static_cast<std::uint64_t>(records));
   opt.materialize = true;
-  outcome const ref = run([&] { return fastpair::parse_dsv_reference(s, csv()); });
-  require_same(run([&] { return fastpair::parse_dsv_streamed_to_host(std::string_view(pinned, s.size()), csv(), opt); }), ref);
+  dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(s, csv()); });
+  require_same_outcome(
+    run_parser([&] { return fastpair::parse_dsv_streamed_to_host(std::string_view(pinned, s.size()), csv(), opt); }),
+    ref);
   FASTPAIR_CUDA_TRY(cudaFreeHost(pinned));
 }
 
@@ -358,18 +297,20 @@ TEST_CASE("dsv gpu: reddit_posts.csv byte for byte", "[gpu][dsv][data]")
   dsv_dialect const d  = csv(true);
   std::string const in = valid_prefix(load_raw("reddit_posts.csv.zst"), d, source_bytes());
   REQUIRE(!in.empty());
-  outcome const ref = run([&] { return fastpair::parse_dsv_reference(in, d); });
+  dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(in, d); });
   REQUIRE(ref.ok);
   CHECK(ref.table.num_fields() == 21);
-  require_same(run_gpu(in, d), ref);
+  require_same_outcome(run_gpu(in, d), ref);
   check_boundaries(in, d, ref);
   fastpair::dsv_stream_options opt;
   opt.batch_bytes = small_run() ? 4099 : (std::size_t{1} << 20) + 7;
-  require_same(run([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
+  require_same_outcome(run_parser([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
   // Cut inside a multi-line quoted field: the same unterminated_quote error.
   std::size_t const q = in.find("\"", in.size() / 2);
-  if (q != std::string::npos) require_same(run_gpu(std::string_view(in).substr(0, q + 2), d),
-                                           run([&] { return fastpair::parse_dsv_reference(std::string_view(in).substr(0, q + 2), d); }));
+  if (q != std::string::npos) {
+    std::string_view const cut = std::string_view(in).substr(0, q + 2);
+    require_same_outcome(run_gpu(cut, d), run_parser([&] { return fastpair::parse_dsv_reference(cut, d); }));
+  }
 }
 
 TEST_CASE("dsv gpu: tpch_lineitem.tbl byte for byte", "[gpu][dsv][data]")
@@ -377,13 +318,13 @@ TEST_CASE("dsv gpu: tpch_lineitem.tbl byte for byte", "[gpu][dsv][data]")
   dsv_dialect const d  = fastpair::tpch_dialect(16);
   std::string const in = valid_prefix(load_raw("tpch_lineitem.tbl.zst"), d, source_bytes());
   REQUIRE(!in.empty());
-  outcome const ref = run([&] { return fastpair::parse_dsv_reference(in, d); });
+  dsv_outcome const ref = run_parser([&] { return fastpair::parse_dsv_reference(in, d); });
   REQUIRE(ref.ok);
-  require_same(run_gpu(in, d), ref);
+  require_same_outcome(run_gpu(in, d), ref);
   check_boundaries(in, d, ref);
   fastpair::dsv_stream_options opt;
   opt.batch_bytes = small_run() ? 5003 : (std::size_t{3} << 20) + 1;
-  require_same(run([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
+  require_same_outcome(run_parser([&] { return fastpair::parse_dsv_streamed_to_host(in, d, opt); }), ref);
 }
 
 TEST_CASE("dsv gpu: a 1 GB single quoted field", "[gpu][dsv][large]")
@@ -403,7 +344,7 @@ TEST_CASE("dsv gpu: a 1 GB single quoted field", "[gpu][dsv][large]")
   REQUIRE(h.offsets == std::vector<std::uint64_t>{0, len});
   REQUIRE(std::string_view(h.chars.data(), h.chars.size()) == std::string_view(s).substr(1, len));
   // Without the closing quote: unterminated at byte 0, record 1.
-  outcome const bad = run([&] { return fastpair::parse_dsv(di.ptr, len + 1, csv()).to_host(); });
+  dsv_outcome const bad = run_parser([&] { return fastpair::parse_dsv(di.ptr, len + 1, csv()).to_host(); });
   REQUIRE_FALSE(bad.ok);
   CHECK(bad.kind == dsv_error_kind::unterminated_quote);
   CHECK(bad.offset == 0);

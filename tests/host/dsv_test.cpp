@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "utils/data.hpp"
+#include "utils/dsv_check.hpp"
 
-#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,9 +17,13 @@
 namespace {
 
 using fastpair::dsv_dialect;
-using fastpair::dsv_error;
 using fastpair::dsv_error_kind;
 using fastpair::dsv_table;
+using fastpair::testing::csv;
+using fastpair::testing::dsv_outcome;
+using fastpair::testing::load_raw;
+using fastpair::testing::require_same_outcome;
+using fastpair::testing::run_parser;
 using rows_t = std::vector<std::vector<std::string>>;
 
 /** The table as rows of fields (for readable expectations). */
@@ -31,47 +35,14 @@ rows_t to_rows(dsv_table const& t)
   return rows;
 }
 
-dsv_dialect csv(bool header = false, int fields = -1)
+dsv_outcome run_reference(std::string_view in, dsv_dialect const& d)
 {
-  dsv_dialect d;
-  d.header          = header;
-  d.expected_fields = fields;
-  return d;
+  return run_parser([&] { return fastpair::parse_dsv_reference(in, d); });
 }
 
-struct outcome {
-  bool ok = false;
-  dsv_table table;
-  dsv_error_kind kind   = dsv_error_kind::none;
-  std::uint64_t offset  = 0;
-  std::uint64_t record  = 0;
-  std::string message;
-};
-
-template <class Parse>
-outcome run(Parse&& parse)
+dsv_outcome run_parallel(std::string_view in, dsv_dialect const& d, std::size_t chunk, unsigned threads)
 {
-  outcome o;
-  try {
-    o.table = parse();
-    o.ok    = true;
-  } catch (dsv_error const& e) {
-    o.kind    = e.kind;
-    o.offset  = e.offset;
-    o.record  = e.record;
-    o.message = e.what();
-  }
-  return o;
-}
-
-outcome run_reference(std::string_view in, dsv_dialect const& d)
-{
-  return run([&] { return fastpair::parse_dsv_reference(in, d); });
-}
-
-outcome run_parallel(std::string_view in, dsv_dialect const& d, std::size_t chunk, unsigned threads)
-{
-  return run([&] { return fastpair::parse_dsv_parallel(in, d, {chunk, threads}); });
+  return run_parser([&] { return fastpair::parse_dsv_parallel(in, d, {chunk, threads}); });
 }
 
 /** The parallel parser gives exactly the reference outcome (table or error) for every chunk size. */
@@ -79,27 +50,11 @@ void check_parallel_matches(std::string_view in, dsv_dialect const& d,
                             std::vector<std::size_t> const& chunks = {1, 2, 3, 4, 5, 7, 8, 13, 64, 1 << 20},
                             std::vector<unsigned> const& threads = {1, 3})
 {
-  outcome const ref = run_reference(in, d);
+  dsv_outcome const ref = run_reference(in, d);
   for (std::size_t c : chunks)
     for (unsigned t : threads) {
       INFO("chunk_bytes " << c << ", threads " << t);
-      outcome const par = run_parallel(in, d, c, t);
-      REQUIRE(par.ok == ref.ok);
-      if (ref.ok) {
-        REQUIRE(par.table.num_records == ref.table.num_records);
-        REQUIRE(par.table.header == ref.table.header);
-        REQUIRE(par.table.columns.size() == ref.table.columns.size());
-        for (std::size_t j = 0; j < ref.table.columns.size(); ++j) {
-          INFO("column " << j);
-          REQUIRE(par.table.columns[j].offsets == ref.table.columns[j].offsets);
-          REQUIRE(par.table.columns[j].chars == ref.table.columns[j].chars);
-        }
-      } else {
-        REQUIRE(par.message == ref.message);
-        REQUIRE(par.kind == ref.kind);
-        REQUIRE(par.offset == ref.offset);
-        REQUIRE(par.record == ref.record);
-      }
+      require_same_outcome(run_parallel(in, d, c, t), ref);
     }
 }
 
@@ -107,7 +62,7 @@ void check_parallel_matches(std::string_view in, dsv_dialect const& d,
 void check_error(std::string_view in, dsv_dialect const& d, dsv_error_kind kind, std::uint64_t offset,
                  std::uint64_t record)
 {
-  outcome const ref = run_reference(in, d);
+  dsv_outcome const ref = run_reference(in, d);
   REQUIRE_FALSE(ref.ok);
   CHECK(ref.kind == kind);
   CHECK(ref.offset == offset);
@@ -117,18 +72,6 @@ void check_error(std::string_view in, dsv_dialect const& d, dsv_error_kind kind,
   REQUIRE_THROWS_AS(fastpair::parse_dsv_reference(in, d), fastpair::format_error);
   REQUIRE_THROWS_AS(fastpair::parse_dsv_parallel(in, d, {3, 2}), fastpair::format_error);
   check_parallel_matches(in, d);
-}
-
-/** Loads a shared raw file or FAILs naming the folder. */
-std::string load_raw(std::string const& file)
-{
-  namespace ft = fastpair::testing;
-  auto const path = ft::data_dir() / file;
-  if (!std::filesystem::exists(path))
-    FAIL("shared data file '" << file << "' not found in '" << ft::data_dir().string()
-                              << "': set FASTPAIR_DATA_DIR to the folder holding ../shared/data "
-                                 "(or configure with -DFASTPAIR_DATA_DIR=...)");
-  return ft::read_zstd_file(path);
 }
 
 /** The longest prefix of at most `max` bytes that ends at a record end and parses. */
@@ -349,7 +292,7 @@ TEST_CASE("dsv parallel == reference on random inputs (tables and errors)", "[ds
     std::string s(rng() % 48, 'a');
     for (char& c : s) c = alpha[rng() % alpha.size()];
     INFO("input '" << s << "'");
-    outcome const ref = run_reference(s, d);
+    dsv_outcome const ref = run_reference(s, d);
     (ref.ok ? ok : errors)++;
     check_parallel_matches(s, d, {1, 2, 3, 5, 7, 1 + rng() % 50}, {1});
   }
@@ -421,7 +364,7 @@ TEST_CASE("dsv parallel: a long single field (4 MB)", "[dsv]")
   auto const t = fastpair::parse_dsv_parallel(plain, csv(), {1000, 2});
   REQUIRE(t.num_records == 1);
   REQUIRE(t.columns[0].row(0) == plain);
-  outcome const unterminated = run_parallel(quoted.substr(0, quoted.size() - 1), csv(), 4096, 2);
+  dsv_outcome const unterminated = run_parallel(quoted.substr(0, quoted.size() - 1), csv(), 4096, 2);
   REQUIRE_FALSE(unterminated.ok);
   CHECK(unterminated.kind == dsv_error_kind::unterminated_quote);
   CHECK(unterminated.offset == 0);

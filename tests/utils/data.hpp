@@ -40,6 +40,16 @@ inline std::filesystem::path data_dir()
   return FASTPAIR_DEFAULT_DATA_DIR;
 }
 
+/**
+ * How many bytes of each source a test reads: $FASTPAIR_TEST_SOURCE_BYTES when set (the sanitizer
+ * runs set it small), else `default_bytes`.
+ */
+inline std::size_t test_source_bytes(std::size_t default_bytes)
+{
+  if (char const* env = std::getenv("FASTPAIR_TEST_SOURCE_BYTES"); env && *env) return std::strtoull(env, nullptr, 10);
+  return default_bytes;
+}
+
 /** True when `name` (e.g. "urls") can be loaded from data_dir(). */
 inline bool have_column(std::string const& name)
 {
