@@ -7,6 +7,7 @@
 // The output words are poisoned first, so every word must be written and tail bits cleared.
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
+#include "utils/predicates_check.hpp"
 
 #include <fastpair/encode.hpp>
 #include <fastpair/fastpair.cuh>
@@ -15,7 +16,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -28,64 +28,13 @@ using fastpair::like_kind;
 
 namespace {
 
-constexpr codec all_codecs[]     = {codec::onpair16, codec::onpair12, codec::fsst12};
-constexpr like_kind all_kinds[]  = {like_kind::prefix, like_kind::substring, like_kind::suffix};
-
-char const* kind_name(like_kind k)
-{
-  return k == like_kind::prefix ? "'p%'" : k == like_kind::substring ? "'%p%'" : "'%p'";
-}
-
-std::string show(std::string_view p)
-{
-  std::string s;
-  for (unsigned char c : p.substr(0, 48)) {
-    if (c >= 32 && c < 127) s += static_cast<char>(c);
-    else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      s += buf;
-    }
-  }
-  return "\"" + s + (p.size() > 48 ? "...\" (" + std::to_string(p.size()) + " bytes)" : "\"");
-}
-
-bool ref_like(like_kind k, std::string_view row, std::string_view p)
-{
-  switch (k) {
-    case like_kind::prefix: return row.size() >= p.size() && row.substr(0, p.size()) == p;
-    case like_kind::substring: return row.find(p) != std::string_view::npos;
-    case like_kind::suffix: return row.size() >= p.size() && row.substr(row.size() - p.size()) == p;
-  }
-  return false;
-}
-
-/** Decode-then-compare on the host rows. */
-template <class Pred>
-fastpair::selection_bitmask ref_mask(fastpair::host_strings const& rows, Pred&& pred)
-{
-  fastpair::selection_bitmask m(rows.num_rows());
-  for (std::size_t r = 0; r < rows.num_rows(); ++r)
-    if (pred(rows.row(r))) m.set(r);
-  return m;
-}
-
-std::string first_diff(fastpair::selection_bitmask const& got, fastpair::selection_bitmask const& want)
-{
-  if (got.num_rows != want.num_rows || got.words.size() != want.words.size()) return "sizes differ";
-  for (std::uint64_t r = 0; r < got.num_rows; ++r)
-    if (got.test(r) != want.test(r))
-      return "row " + std::to_string(r) + ": got " + (got.test(r) ? "1" : "0") + ", want " + (want.test(r) ? "1" : "0");
-  return "bits past num_rows";
-}
-
-#define CHECK_MASK(got, want)                         \
-  do {                                                \
-    auto const& g_ = (got);                           \
-    auto const& w_ = (want);                          \
-    INFO("first difference: " << first_diff(g_, w_)); \
-    CHECK(g_ == w_);                                  \
-  } while (0)
+using ft::all_codecs;
+using ft::all_kinds;
+using ft::eager_column;
+using ft::kind_name;
+using ft::ref_like;
+using ft::ref_mask;
+using ft::show;
 
 /** Runs `eval(words, stream)` into a poisoned buffer and returns the mask it wrote. */
 template <class Eval>
@@ -200,21 +149,11 @@ std::vector<std::string> patterns_from(fastpair::host_strings const& rows, std::
   return {pats.begin(), pats.end()};
 }
 
-fastpair::compressed_column eager_column(fastpair::host_strings const& rows, codec kind)
-{
-  fastpair::train_options opt;
-  opt.sample_fraction        = 1.0;
-  opt.onpair_fixed_threshold = kind == codec::fsst12 ? 0 : 2;
-  return fastpair::encode(rows, kind, fastpair::train(rows, kind, opt));
-}
-
 }  // namespace
 
 TEST_CASE("GPU predicates on every shared column and codec equal the host reference", "[gpu][predicates]")
 {
-  // FASTPAIR_TEST_SOURCE_BYTES bounds the text per column (default 256 KiB; sanitizer runs use less).
-  std::size_t max_bytes = std::size_t{256} << 10;
-  if (char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES")) max_bytes = std::strtoull(e, nullptr, 10);
+  std::size_t const max_bytes = ft::test_source_bytes(std::size_t{256} << 10);  // sanitizer runs use less
   // FASTPAIR_TEST_PREDICATE_COLUMNS: comma-separated subset (the sanitizer runs use two columns).
   std::vector<std::string> names = ft::shared_columns();
   if (char const* e = std::getenv("FASTPAIR_TEST_PREDICATE_COLUMNS"); e && *e) {

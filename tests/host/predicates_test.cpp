@@ -13,6 +13,7 @@
 
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
+#include "utils/predicates_check.hpp"
 
 #include <algorithm>
 #include <set>
@@ -26,72 +27,13 @@ using fastpair::codec;
 using fastpair::like_kind;
 namespace ft = fastpair::testing;
 
-constexpr codec all_codecs[] = {codec::onpair16, codec::onpair12, codec::fsst12};
-constexpr like_kind all_kinds[] = {like_kind::prefix, like_kind::substring, like_kind::suffix};
-
-char const* kind_name(like_kind k)
-{
-  switch (k) {
-    case like_kind::prefix: return "prefix";
-    case like_kind::substring: return "substring";
-    case like_kind::suffix: return "suffix";
-  }
-  return "?";
-}
-
-/** Printable form of a pattern for failure messages (non-printable bytes as \xHH). */
-std::string show(std::string_view s)
-{
-  static char const hex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (unsigned char c : s.substr(0, 80)) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') out += static_cast<char>(c);
-    else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  if (s.size() > 80) out += "...";
-  return out + "\" (" + std::to_string(s.size()) + " B)";
-}
-
-bool ref_like(like_kind k, std::string_view row, std::string_view p)
-{
-  switch (k) {
-    case like_kind::prefix: return row.size() >= p.size() && row.substr(0, p.size()) == p;
-    case like_kind::substring: return row.find(p) != std::string_view::npos;
-    case like_kind::suffix: return row.size() >= p.size() && row.substr(row.size() - p.size()) == p;
-  }
-  return false;
-}
-
-template <class Pred>
-fastpair::selection_bitmask ref_mask(fastpair::host_strings const& rows, Pred&& pred)
-{
-  fastpair::selection_bitmask m(rows.num_rows());
-  for (std::size_t r = 0; r < rows.num_rows(); ++r)
-    if (pred(rows.row(r))) m.set(r);
-  return m;
-}
-
-/** First differing row, for messages. */
-std::string first_diff(fastpair::selection_bitmask const& got, fastpair::selection_bitmask const& want)
-{
-  if (got.num_rows != want.num_rows) return "row counts differ";
-  for (std::uint64_t r = 0; r < got.num_rows; ++r)
-    if (got.test(r) != want.test(r))
-      return "row " + std::to_string(r) + ": got " + (got.test(r) ? "1" : "0") + ", want " + (want.test(r) ? "1" : "0");
-  return "none";
-}
-
-#define CHECK_MASK(got, want)                                              \
-  do {                                                                     \
-    auto const& g_ = (got);                                                \
-    auto const& w_ = (want);                                               \
-    INFO("first difference: " << first_diff(g_, w_));                     \
-    CHECK(g_ == w_);                                                       \
-  } while (0)
+using ft::all_codecs;
+using ft::all_kinds;
+using ft::eager_column;
+using ft::kind_name;
+using ft::ref_like;
+using ft::ref_mask;
+using ft::show;
 
 /** Checks every LIKE form of `p` (table, byte fallback, chunked) and equality against the rows. */
 void check_pattern(fastpair::compressed_column const& col, fastpair::host_strings const& rows,
@@ -179,16 +121,6 @@ std::vector<std::string> adversarial_patterns(fastpair::host_strings const& rows
   return {pats.begin(), pats.end()};
 }
 
-/** A column for the adversarial rows: OnPair trained to merge eagerly so the dictionary has many
- *  overlapping tokens; FSST-12 as trained. */
-fastpair::compressed_column adversarial_column(fastpair::host_strings const& rows, codec kind)
-{
-  fastpair::train_options opt;
-  opt.sample_fraction        = 1.0;
-  opt.onpair_fixed_threshold = kind == codec::fsst12 ? 0 : 2;
-  return fastpair::encode(rows, kind, fastpair::train(rows, kind, opt));
-}
-
 }  // namespace
 
 // -------------------------------------------------------------------------------------------------
@@ -266,7 +198,7 @@ TEST_CASE("predicates: adversarial columns, every codec, against decode-then-com
   auto const pats                   = adversarial_patterns(rows, 12);
   for (codec kind : all_codecs) {
     INFO("codec " << fastpair::codec_name(kind));
-    auto const col = adversarial_column(rows, kind);
+    auto const col = eager_column(rows, kind);
     REQUIRE_NOTHROW(fastpair::validate(col));
     REQUIRE(fastpair::decode_reference(col) == rows);
     CHECK(fastpair::has_canonical_parse(col));
@@ -292,7 +224,7 @@ TEST_CASE("predicates: a literal's codes are the codes of every row equal to it"
   fastpair::host_strings const rows = adversarial_rows(21);
   for (codec kind : all_codecs) {
     INFO("codec " << fastpair::codec_name(kind));
-    auto const col   = adversarial_column(rows, kind);
+    auto const col   = eager_column(rows, kind);
     auto const codes = fastpair::unpack_codes(col);
     std::vector<std::string_view> lits;
     for (std::size_t r = 0; r < rows.num_rows(); ++r) lits.push_back(rows.row(r));
@@ -343,7 +275,7 @@ TEST_CASE("predicates: composed state maps equal the sequential walk (scan split
   ft::rng rng(32);
   for (codec kind : {codec::onpair16, codec::fsst12}) {
     INFO("codec " << fastpair::codec_name(kind));
-    auto const col = adversarial_column(rows, kind);
+    auto const col = eager_column(rows, kind);
     for (std::string_view p : {"ab", "abab", "aab", "a\xc3\xa9"}) {
       for (like_kind k : all_kinds) {
         INFO("LIKE " << kind_name(k) << " " << show(p));
