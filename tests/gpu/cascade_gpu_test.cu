@@ -5,6 +5,7 @@
 // codec x layout, on hand-made edge cases, through any_column, and under CUDA graph capture.
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
+#include "utils/gpu_check.cuh"
 
 #include <fastpair/cascade.cuh>
 #include <fastpair/cascade.hpp>
@@ -22,40 +23,15 @@ using fastpair::cascade_layout;
 using fastpair::codec;
 
 namespace {
-constexpr unsigned char poison = 0xA5;
-constexpr std::size_t guard    = 64;
-
-/** Decodes `dcol` into a poisoned, guarded buffer whose chars start `misalign` bytes past a
- *  256-byte boundary, and REQUIREs offsets and chars equal to `expect`, guards intact, no error. */
+/** Decodes `dcol` into a guarded output whose chars start `misalign` bytes past a 256-byte
+ *  boundary, and REQUIREs offsets and chars equal to `expect`, guards intact, no error. */
 template <class OffsetT, class Col>
 void check_gpu(Col const& dcol, fastpair::host_strings const& expect, unsigned misalign = 0)
 {
-  std::uint64_t const bytes = expect.chars.size();
-  std::size_t const total   = guard + misalign + bytes + guard;
-  fastpair::device_buffer<unsigned char> raw(total, {});
-  fastpair::device_buffer<OffsetT> offsets(expect.num_rows() + 1, {});
-  FASTPAIR_CUDA_TRY(cudaMemset(raw.data(), poison, total));
-  FASTPAIR_CUDA_TRY(cudaMemset(offsets.data(), 0xFF, offsets.size() * sizeof(OffsetT)));
-  fastpair::string_column_view<OffsetT> out{offsets.data(), reinterpret_cast<char*>(raw.data() + guard + misalign),
-                                            expect.num_rows(), bytes};
-  fastpair::decode_column(dcol, out, {});
-  std::vector<unsigned char> h(total);
-  std::vector<OffsetT> ho(offsets.size());
-  FASTPAIR_CUDA_TRY(cudaMemcpy(h.data(), raw.data(), total, cudaMemcpyDeviceToHost));
-  FASTPAIR_CUDA_TRY(cudaMemcpy(ho.data(), offsets.data(), ho.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost));
+  ft::guarded_output<OffsetT> out(expect.num_rows(), expect.chars.size(), misalign, nullptr);
+  fastpair::decode_column(dcol, out.view(), {});
   REQUIRE(dcol.read_and_clear_errors() == 0);
-  for (std::size_t i = 0; i < ho.size(); ++i)
-    if (static_cast<std::uint64_t>(ho[i]) != expect.offsets[i]) FAIL("offset " << i << ": " << ho[i] << " != " << expect.offsets[i]);
-  for (std::size_t i = 0; i < guard + misalign; ++i)
-    if (h[i] != poison) FAIL("write before the output window at " << i);
-  for (std::size_t i = guard + misalign + bytes; i < total; ++i)
-    if (h[i] != poison) FAIL("write after the output window at +" << i - (guard + misalign + bytes));
-  if (bytes && std::memcmp(h.data() + guard + misalign, expect.chars.data(), bytes) != 0) {
-    std::size_t i = 0;
-    while (h[guard + misalign + i] == static_cast<unsigned char>(expect.chars[i])) ++i;
-    FAIL("chars differ first at byte " << i << " of " << bytes);
-  }
-  SUCCEED();
+  out.require_equal(expect, nullptr);
 }
 
 /** Both layouts of `rows` with `kind`: GPU decode (int32 and int64, aligned and misaligned) equals
@@ -82,19 +58,12 @@ fastpair::host_strings rows_of(std::vector<std::string> const& v)
   for (auto const& s : v) h.push_back(s);
   return h;
 }
-
-std::size_t test_source_bytes()
-{
-  // FASTPAIR_TEST_SOURCE_BYTES bounds the text per column (default 1 MiB; sanitizer runs use less).
-  if (char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES")) return std::strtoull(e, nullptr, 10);
-  return std::size_t{1} << 20;
-}
 }  // namespace
 
 TEST_CASE("cascade GPU decode matches the reference on every shared column", "[gpu][cascade][data]")
 {
   for (auto const& name : ft::shared_columns()) {
-    auto const rows = ft::load_shared_column(name, test_source_bytes());
+    auto const rows = ft::load_shared_column(name, ft::test_source_bytes(std::size_t{1} << 20));
     for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       INFO(name << " " << fastpair::codec_name(kind));
       check_rows(rows, kind);

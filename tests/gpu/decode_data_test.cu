@@ -18,9 +18,7 @@ using fastpair::codec;
 
 TEST_CASE("GPU decode of every shared column and codec equals the input", "[gpu][data]")
 {
-  // FASTPAIR_TEST_SOURCE_BYTES bounds the text per column (default 1 MiB; sanitizer runs use less).
-  std::size_t max_bytes = 1u << 20;
-  if (char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES")) max_bytes = std::strtoull(e, nullptr, 10);
+  std::size_t const max_bytes = ft::test_source_bytes(std::size_t{1} << 20);  // sanitizer runs use less
   for (auto const& name : ft::shared_columns()) {
     auto const rows = ft::load_shared_column(name, max_bytes);
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {

@@ -8,6 +8,7 @@
 // and the GPU conversions of selection.cuh against predicates.hpp.
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
+#include "utils/gpu_check.cuh"
 
 #include <fastpair/encode.hpp>
 #include <fastpair/fastpair.cuh>
@@ -27,9 +28,6 @@ using fastpair::codec;
 using fastpair::select_strategy;
 
 namespace {
-
-constexpr unsigned char poison = 0x5A;
-constexpr std::size_t guard    = 64;
 
 template <class T>
 fastpair::device_buffer<T> upload(std::vector<T> const& h)
@@ -86,35 +84,12 @@ void check_selected(fastpair::device_column const& dcol, Sel sel, fastpair::host
   auto const plan = fastpair::make_select_plan(dcol, sel);
   REQUIRE(plan.num_rows() == expect.num_rows());
   REQUIRE(plan.bytes() == expect.chars.size());
-  std::uint64_t const bytes = expect.chars.size();
-  std::size_t const total   = guard + misalign + bytes + guard;
-  fastpair::device_buffer<unsigned char> raw(total, {});
-  fastpair::device_buffer<OffsetT> offsets(plan.num_rows() + 1 + 2, {});  // one guard slot each side
-  FASTPAIR_CUDA_TRY(cudaMemset(raw.data(), poison, total));
-  FASTPAIR_CUDA_TRY(cudaMemset(offsets.data(), 0x7F, offsets.size() * sizeof(OffsetT)));
-  fastpair::string_column_view<OffsetT> out{offsets.data() + 1, reinterpret_cast<char*>(raw.data() + guard + misalign),
-                                            plan.num_rows(), bytes};
-  fastpair::decode_selected(dcol, plan, out, {}, strategy);
+  // Offsets poisoned 0x7F with one guard slot each side; chars poisoned 0x5A.
+  ft::guarded_output<OffsetT> out(plan.num_rows(), expect.chars.size(), misalign, nullptr, 0x5A, 0x7F, 1);
+  fastpair::decode_selected(dcol, plan, out.view(), {}, strategy);
   FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
   REQUIRE(dcol.read_and_clear_errors() == 0);
-  auto const h  = download(raw.data(), total);
-  auto const ho = download(offsets.data(), offsets.size());
-  OffsetT guard_off;
-  std::memset(&guard_off, 0x7F, sizeof guard_off);
-  REQUIRE(ho.front() == guard_off);
-  REQUIRE(ho.back() == guard_off);
-  for (std::size_t i = 0; i < expect.offsets.size(); ++i)
-    if (static_cast<std::uint64_t>(ho[i + 1]) != expect.offsets[i])
-      FAIL("offset " << i << ": " << ho[i + 1] << " != " << expect.offsets[i]);
-  for (std::size_t i = 0; i < guard + misalign; ++i)
-    if (h[i] != poison) FAIL("write before the output at " << i);
-  for (std::size_t i = guard + misalign + bytes; i < total; ++i)
-    if (h[i] != poison) FAIL("write after the output at +" << i - (guard + misalign + bytes));
-  if (bytes && std::memcmp(h.data() + guard + misalign, expect.chars.data(), bytes) != 0) {
-    std::size_t i = 0;
-    while (h[guard + misalign + i] == static_cast<unsigned char>(expect.chars[i])) ++i;
-    FAIL("chars differ first at byte " << i << " of " << bytes);
-  }
+  out.require_equal(expect, nullptr);
 }
 
 /** Every form x both strategies; int32 and int64 offsets alternate over the forms. */
@@ -228,8 +203,7 @@ TEST_CASE("selective decode: non-canonical ranges (empty and adjacent runs)", "[
 
 TEST_CASE("selective decode of every shared column and codec equals the CPU reference", "[gpu][select][shared]")
 {
-  std::size_t max_bytes = 1u << 20;
-  if (char const* e = std::getenv("FASTPAIR_TEST_SOURCE_BYTES")) max_bytes = std::strtoull(e, nullptr, 10);
+  std::size_t const max_bytes = ft::test_source_bytes(std::size_t{1} << 20);  // sanitizer runs use less
   for (auto const& name : ft::shared_columns()) {
     auto const rows = ft::load_shared_column(name, max_bytes);
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {

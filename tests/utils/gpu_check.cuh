@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
-// Decode on the GPU and compare byte for byte with the CPU reference decoder, with a poisoned
-// output, guard bytes around it (no write may leave the window) and an optional misaligned start.
+// GPU output checks: a poisoned device string column with guard bytes around it (no write may
+// leave the window) and an optional misaligned start, compared byte for byte with the CPU
+// reference; check_decode runs decode_column into one.
 #pragma once
 
 #include <fastpair/fastpair.cuh>
@@ -19,41 +20,93 @@ constexpr unsigned char poison = 0xA5;
 constexpr std::size_t guard    = 64;
 
 /**
- * Decodes rows [r0, r1) of `dcol` with Config (auto_config for the default) into a poisoned buffer
- * whose chars start `misalign` bytes past a 256-byte boundary, then REQUIREs offsets and chars equal
- * to `expect` (the CPU reference of the same rows), guard bytes intact and no error bit set.
+ * A device string column for a GPU writer to fill, poisoned so that require_equal() sees every
+ * byte it wrote: `chars_poison` in the chars and in `guard` bytes either side of them (the chars
+ * start `misalign` bytes past a 256-byte boundary), `offsets_poison` in every offset byte and in
+ * `offset_guards` slots either side of the offsets.
+ */
+template <class OffsetT>
+class guarded_output {
+ public:
+  guarded_output(std::uint64_t rows, std::uint64_t bytes, unsigned misalign, cudaStream_t stream,
+                 unsigned char chars_poison = poison, unsigned char offsets_poison = 0xFF,
+                 std::size_t offset_guards = 0)
+    : rows_(rows),
+      bytes_(bytes),
+      begin_(guard + misalign),
+      chars_poison_(chars_poison),
+      offsets_poison_(offsets_poison),
+      offset_guards_(offset_guards),
+      raw_(guard + misalign + bytes + guard, stream),
+      offsets_(rows + 1 + 2 * offset_guards, stream)
+  {
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(raw_.data(), chars_poison, raw_.size(), stream));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(offsets_.data(), offsets_poison, offsets_.size() * sizeof(OffsetT), stream));
+  }
+
+  /** The output window: rows offsets (+1) and `bytes` chars. */
+  string_column_view<OffsetT> view() noexcept
+  {
+    return {offsets_.data() + offset_guards_, reinterpret_cast<char*>(raw_.data() + begin_), rows_, bytes_};
+  }
+
+  /**
+   * Copies the buffers back (synchronizes `stream`) and REQUIREs offsets and chars equal to
+   * `expect`, and every guard byte and guard offset still poisoned.
+   */
+  void require_equal(host_strings const& expect, cudaStream_t stream) const
+  {
+    std::vector<unsigned char> h(raw_.size());
+    std::vector<OffsetT> ho(offsets_.size());
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), raw_.data(), h.size(), cudaMemcpyDeviceToHost, stream));
+    FASTPAIR_CUDA_TRY(
+      cudaMemcpyAsync(ho.data(), offsets_.data(), ho.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, stream));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream));
+    REQUIRE(rows_ + 1 == expect.offsets.size());
+    REQUIRE(bytes_ == expect.chars.size());
+    OffsetT guard_offset;
+    std::memset(&guard_offset, offsets_poison_, sizeof guard_offset);
+    for (std::size_t i = 0; i < offset_guards_; ++i) {
+      REQUIRE(ho[i] == guard_offset);
+      REQUIRE(ho[ho.size() - 1 - i] == guard_offset);
+    }
+    for (std::size_t i = 0; i < expect.offsets.size(); ++i)
+      if (static_cast<std::uint64_t>(ho[offset_guards_ + i]) != expect.offsets[i])
+        FAIL("offset " << i << ": " << ho[offset_guards_ + i] << " != " << expect.offsets[i]);
+    for (std::size_t i = 0; i < begin_; ++i)
+      if (h[i] != chars_poison_) FAIL("write before the output window at " << i);
+    for (std::size_t i = begin_ + bytes_; i < h.size(); ++i)
+      if (h[i] != chars_poison_) FAIL("write after the output window at +" << i - (begin_ + bytes_));
+    if (bytes_ && std::memcmp(h.data() + begin_, expect.chars.data(), bytes_) != 0) {
+      std::size_t i = 0;
+      while (h[begin_ + i] == static_cast<unsigned char>(expect.chars[i])) ++i;
+      FAIL("chars differ first at byte " << i << " of " << bytes_);
+    }
+    SUCCEED();
+  }
+
+ private:
+  std::uint64_t rows_, bytes_;
+  std::size_t begin_;
+  unsigned char chars_poison_, offsets_poison_;
+  std::size_t offset_guards_;
+  device_buffer<unsigned char> raw_;
+  device_buffer<OffsetT> offsets_;
+};
+
+/**
+ * Decodes rows [r0, r1) of `dcol` with Config (auto_config for the default) into a guarded_output
+ * whose chars start `misalign` bytes past a 256-byte boundary, then REQUIREs no error bit set,
+ * offsets and chars equal to `expect` (the CPU reference of the same rows) and guard bytes intact.
  */
 template <class Config, class OffsetT = std::int64_t>
 void check_decode(device_column const& dcol, host_strings const& expect, std::uint64_t r0, std::uint64_t r1,
                   unsigned misalign = 0, cudaStream_t stream = nullptr)
 {
-  std::uint64_t const bytes = expect.chars.size();
-  std::size_t const total   = guard + misalign + bytes + guard;
-  device_buffer<unsigned char> raw(total, stream);
-  device_buffer<OffsetT> offsets(r1 - r0 + 1, stream);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(raw.data(), poison, total, stream));
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(offsets.data(), 0xFF, offsets.size() * sizeof(OffsetT), stream));
-  string_column_view<OffsetT> out{offsets.data(), reinterpret_cast<char*>(raw.data() + guard + misalign), r1 - r0, bytes};
-  decode_column<Config>(dcol, r0, r1, out, stream);
-  std::vector<unsigned char> h(total);
-  std::vector<OffsetT> ho(offsets.size());
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), raw.data(), total, cudaMemcpyDeviceToHost, stream));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(ho.data(), offsets.data(), ho.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, stream));
-  std::uint32_t const errors = dcol.read_and_clear_errors(stream);
-  REQUIRE(errors == 0);
-  REQUIRE(ho.size() == expect.offsets.size());
-  for (std::size_t i = 0; i < ho.size(); ++i)
-    if (static_cast<std::uint64_t>(ho[i]) != expect.offsets[i]) FAIL("offset " << i << ": " << ho[i] << " != " << expect.offsets[i]);
-  for (std::size_t i = 0; i < guard + misalign; ++i)
-    if (h[i] != poison) FAIL("write before the output window at " << i);
-  for (std::size_t i = guard + misalign + bytes; i < total; ++i)
-    if (h[i] != poison) FAIL("write after the output window at +" << i - (guard + misalign + bytes));
-  if (bytes && std::memcmp(h.data() + guard + misalign, expect.chars.data(), bytes) != 0) {
-    std::size_t i = 0;
-    while (h[guard + misalign + i] == static_cast<unsigned char>(expect.chars[i])) ++i;
-    FAIL("chars differ first at byte " << i << " of " << bytes);
-  }
-  SUCCEED();
+  guarded_output<OffsetT> out(r1 - r0, expect.chars.size(), misalign, stream);
+  decode_column<Config>(dcol, r0, r1, out.view(), stream);
+  REQUIRE(dcol.read_and_clear_errors(stream) == 0);
+  out.require_equal(expect, stream);
 }
 
 }  // namespace fastpair::testing
