@@ -18,23 +18,11 @@
 set -uo pipefail
 out=${1:?usage: gpu-predicates.sh OUTDIR BUILD_DIR}
 build=${2:?usage: gpu-predicates.sh OUTDIR BUILD_DIR}
-command -v compute-sanitizer > /dev/null || export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out" && out=$(cd "$out" && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 test_bin=$build/tests/fastpair_test_gpu
 bench_bin=$build/bench/fastpair_bench_predicates
-for b in "$test_bin" "$bench_bin"; do
-  [ -x "$b" ] || { echo "missing $b (build fastpair_test_gpu and fastpair_bench_predicates in $build)"; exit 1; }
-done
-summary=$out/summary.txt
-: > "$summary"
-{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; git rev-parse --short HEAD; date -u; } >> "$summary" 2>&1
-status=0
-
-# record NAME RC DETAIL
-record() {
-  [ "$2" -ne 0 ] && status=1
-  printf '%-4s %-34s rc=%-3d %s\n' "$([ "$2" -eq 0 ] && echo ok || echo FAIL)" "$1" "$2" "$3" | tee -a "$summary"
-}
+require_bins "build fastpair_test_gpu and fastpair_bench_predicates in $build" "$test_bin" "$bench_bin"
+gpu_begin "$out"
 
 # 1. Tests (all predicate cases).
 start=$SECONDS
