@@ -81,15 +81,6 @@ inline unsigned predicate_blocks(std::uint64_t num_rows)
   return static_cast<unsigned>(std::min<std::uint64_t>((words + warps - 1) / warps, std::uint64_t{1} << 20));
 }
 
-template <class T>
-device_buffer<T> upload_vector(std::vector<T> const& h, cuda::stream_ref stream)
-{
-  device_buffer<T> d(h.size(), stream);
-  if (!h.empty())
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
-  return d;
-}
-
 }  // namespace detail
 
 /**
@@ -126,9 +117,9 @@ class device_literal_set {
       offsets.push_back(codes.size());
       bytes.push_back(lits[i].bytes);
     }
-    s.codes_   = detail::upload_vector(codes, stream);
-    s.offsets_ = detail::upload_vector(offsets, stream);
-    s.bytes_   = detail::upload_vector(bytes, stream);
+    s.codes_   = detail::upload(codes, stream);
+    s.offsets_ = detail::upload(offsets, stream);
+    s.bytes_   = detail::upload(bytes, stream);
     return s;
   }
 
@@ -195,9 +186,9 @@ class device_like_predicate {
     auto const& t = lm.table();
     if (p.states_ <= 256) {
       std::vector<std::uint8_t> t8(t.begin(), t.end());
-      p.table8_ = detail::upload_vector(t8, stream);
+      p.table8_ = detail::upload(t8, stream);
     } else {
-      p.table16_ = detail::upload_vector(t, stream);
+      p.table16_ = detail::upload(t, stream);
     }
     return p;
   }
