@@ -206,112 +206,52 @@ std::uint64_t parse_rows(strings_view rows, std::uint8_t const* chars, std::uint
 /**
  * @brief The OnPair (exact longest-prefix match) parse of all rows with `matcher`: fills
  * row_code[r + 1] like parse_rows and returns the number of codes. Same codes as calling
- * matcher.longest() at every position; two loops choose only how fast.
+ * matcher.longest() at every position; the two filter modes below choose only how fast.
  *
- * - **Short tokens (prefiltered):** every code's lookup needs the candidate lengths of its
- *   position, and computing them is a chain of dependent loads (2-byte mask, then filters) that
- *   sits between one code's length and the next lookup. Instead, the position-only part of it
- *   (`lpm_matcher::prefilter`: 2-byte mask and 3-/4-byte filters, three independent loads) is
- *   computed for every byte of a block of `block_bytes` in one branch-free pass whose loads
- *   overlap, and the sequential parse then reads it from L1 and finishes it with `refine` (the rare
- *   6/8/12-byte filters) and `resolve`. This pays for positions the parse skips, so it wins when
- *   codes are short: +6..125 % on columns under ≈ 6.5 bytes per code, −10..46 % on the long-token
- *   log and TPC-H columns (docs/ENCODERS.md).
- * - **Long tokens (pipelined):** the candidates of the guessed next position (this position plus
- *   its longest candidate, the most frequent outcome) are computed before this lookup is resolved,
- *   so their loads overlap its probes; a wrong guess costs one more candidates() call.
- *
- * The loop is chosen per row from the bytes per code of the rows parsed since the last choice
- * (re-evaluated every `decide_bytes`): the prefiltered loop below `prefilter_max_bytes_per_code`.
- * The choice depends only on the data, so it is deterministic too, and it does not change the codes.
+ * One sequential loop. Each position's candidate lengths are the 2-byte mask ANDed with the 3- and
+ * 4-byte filters, read without a branch (`lpm_matcher::short_candidates`: three independent loads),
+ * then the 6/8/12-byte filters and the slot probes (`resolve`). The 6/8/12-byte filters are read
+ * in one of two ways, chosen every `decide_bytes` of rows from the share of positions with a
+ * candidate of >= 6 bytes left after the short filters:
+ * - at least 45 %: all three, unconditionally (`all_long_filters`; their loads overlap, and the
+ *   branches "is a candidate this long left?" would be mispredicted often),
+ * - otherwise: each only while such a candidate is left (`long_filters`: few loads on short-token
+ *   data such as tpch_c_address, where those branches are predictable).
+ * The choice depends only on the data, so it is deterministic, and it does not change the codes.
+ * It replaced a per-block prefilter pass (07146f1) and a software-pipelined loop (a0b2149): in an
+ * A/B on the 12 shared columns x OnPair-16/-12 the single loop was faster on 21 of 24 pairs and
+ * within 2-4 % on the other three (docs/ENCODERS.md, 2026-11-29).
  */
 inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars, std::uint8_t const* end,
                                     lpm_matcher const& matcher, std::uint16_t* codes, std::uint64_t* row_code)
 {
-  constexpr std::uint64_t block_bytes                  = 4096;  // prefilter block (8 KiB of masks)
-  constexpr std::uint64_t decide_bytes                 = 16384;
-  constexpr std::uint64_t prefilter_max_bytes_per_code = 7;
-  std::size_t const n_rows = rows.num_rows;
-  auto rem_of              = [](std::size_t n) { return n < 16 ? unsigned(n) : 16u; };
-
-  std::vector<std::uint16_t> pre(block_bytes);
-  std::uint64_t pre_begin = 0, pre_end = 0;  // offsets into chars whose prefilter() is in pre
-  std::uint64_t const chars_end = static_cast<std::uint64_t>(end - chars);
-  auto refill = [&](std::uint64_t o) {
-    pre_begin = o;
-    pre_end   = std::min(o + block_bytes, chars_end);
-    // Full 8-byte loads up to 7 bytes before the end of the input, zero-padded windows after.
-    std::uint64_t const full = chars_end >= 8 ? std::min(pre_end, chars_end - 7) : pre_begin;
-    std::uint64_t i          = pre_begin;
-    for (; i < full; ++i) {
-      std::uint64_t lo;
-      std::memcpy(&lo, chars + i, 8);
-      pre[i - pre_begin] = static_cast<std::uint16_t>(matcher.prefilter(lo));
-    }
-    for (; i < pre_end; ++i)
-      pre[i - pre_begin] = static_cast<std::uint16_t>(matcher.prefilter(load_window(chars + i, end).lo));
-  };
+  constexpr std::uint64_t decide_bytes = 16384;
+  std::size_t const n_rows             = rows.num_rows;
+  auto rem_of                          = [](std::size_t n) { return n < 16 ? unsigned(n) : 16u; };
 
   std::uint64_t m          = 0;
-  bool prefiltered         = true;
-  std::uint64_t seen_bytes = 0, seen_codes = 0;
+  bool all_long            = true;
+  std::uint64_t seen_bytes = 0, seen_lookups = 0, seen_long = 0;
   for (std::size_t r = 0; r < n_rows; ++r) {
-    std::uint64_t o       = rows.offsets[r];
-    std::uint8_t const* p = chars + o;
-    std::size_t n         = static_cast<std::size_t>(rows.offsets[r + 1] - o);
-    std::uint64_t const m_row = m;
-    if (n == 0) {
-      row_code[r + 1] = m;
-      continue;
+    std::uint8_t const* p = chars + rows.offsets[r];
+    std::size_t n         = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
+    while (n >= 2) {
+      window const w     = load_window(p, end);
+      std::uint32_t cand = matcher.short_candidates(w, rem_of(n));
+      seen_long += cand >= (1u << 5);  // a candidate of >= 6 bytes is left
+      ++seen_lookups;
+      cand         = all_long ? matcher.all_long_filters(w, cand) : matcher.long_filters(w, cand);
+      auto const t = matcher.resolve(w, cand);
+      codes[m++]   = static_cast<std::uint16_t>(t.first);
+      p += t.second;
+      n -= t.second;
     }
-    if (prefiltered) {
-      while (n >= 2) {
-        if (o - pre_begin >= pre_end - pre_begin) refill(o);  // outside the block (unsigned)
-        window const w           = load_window(p, end);
-        std::uint32_t const cand = matcher.refine(w, pre[o - pre_begin], rem_of(n));
-        auto const t             = matcher.resolve(w, cand);
-        codes[m++]               = static_cast<std::uint16_t>(t.first);
-        p += t.second;
-        o += t.second;
-        n -= t.second;
-      }
-      if (n == 1) codes[m++] = static_cast<std::uint16_t>(matcher.byte_id(*p));
-    } else {
-      window w           = load_window(p, end);
-      std::uint32_t cand = n >= 2 ? matcher.candidates(w, rem_of(n)) : 0;
-      for (;;) {
-        if (n == 1) {
-          codes[m++] = static_cast<std::uint16_t>(matcher.byte_id(*p));
-          break;
-        }
-        unsigned const g     = lpm_matcher::top_length(cand);  // the guessed length
-        std::size_t const ng = n - g;
-        window wg{};
-        std::uint32_t cg = 0;
-        if (ng >= 2) {
-          wg = load_window(p + g, end);
-          cg = matcher.candidates(wg, rem_of(ng));
-        }
-        auto const t = matcher.resolve(w, cand);
-        codes[m++]   = static_cast<std::uint16_t>(t.first);
-        p += t.second;
-        n -= t.second;
-        if (n == 0) break;
-        if (t.second == g) {
-          w    = wg;
-          cand = cg;
-        } else {
-          w    = load_window(p, end);
-          cand = n >= 2 ? matcher.candidates(w, rem_of(n)) : 0;
-        }
-      }
-    }
+    if (n == 1) codes[m++] = static_cast<std::uint16_t>(matcher.byte_id(*p));
     row_code[r + 1] = m;
     seen_bytes += rows.offsets[r + 1] - rows.offsets[r];
-    seen_codes += m - m_row;
     if (seen_bytes >= decide_bytes) {
-      prefiltered = seen_bytes < prefilter_max_bytes_per_code * seen_codes;
-      seen_bytes = seen_codes = 0;
+      all_long   = 20 * seen_long >= 9 * seen_lookups;  // >= 45 %
+      seen_bytes = seen_lookups = seen_long = 0;
     }
   }
   return m;

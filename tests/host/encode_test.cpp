@@ -425,11 +425,12 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
     check_codes_are_lpm(rows, codec::onpair16, full);
     check_codes_are_lpm(abc_column(1, 3000, 13), codec::onpair16, full);
   }
-  // The OnPair parse switches between its prefiltered loop (short codes) and its pipelined loop
-  // (long codes) as the bytes per code change (detail::lpm_parse_rows: decided every 16 KiB, the
-  // prefilter computed in blocks of 4 KiB). Segments of ≈ 11.5 bytes per code (periodic "abc"
-  // rows: 16-byte and 7-byte tokens) alternate with segments of short codes (random rows), with
-  // rows that cross prefilter blocks, a 20 000-byte row, and inputs shorter than 8 bytes.
+  // The OnPair parse switches between reading the 6/8/12-byte filters unconditionally and reading
+  // them only while a candidate that long is left, by the share of positions with a candidate of
+  // >= 6 bytes (detail::lpm_parse_rows: decided every 16 KiB). Segments where almost every position
+  // has one (periodic "abc" rows: 16-byte and 7-byte tokens) alternate with segments where none
+  // has (digit rows: one-byte codes) and with random "abc" rows, plus a 20 000-byte row and inputs
+  // shorter than 8 bytes.
   {
     host_strings mixed;
     fastpair::detail::splitmix64 rng(21);
@@ -446,10 +447,21 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
       host_strings const r = abc_column(bytes / 20, 40, rng.next());
       for (std::size_t i = 0; i < r.num_rows(); ++i) mixed.push_back(r.row(i));
     };
+    auto digits = [&](std::size_t bytes) {
+      for (std::size_t done = 0; done < bytes;) {
+        std::size_t const n = 1 + rng.below(60);
+        std::string row;
+        for (std::size_t i = 0; i < n; ++i) row.push_back(static_cast<char>('0' + rng.below(10)));
+        mixed.push_back(row);
+        done += n;
+      }
+    };
     periodic(40000);
+    digits(40000);
     random(40000);
     mixed.push_back(std::string(20000, 'c'));
     periodic(30000);
+    digits(20000);
     random(20000);
     periodic(5000);
     check_codes_are_lpm(mixed, codec::onpair12, shared);

@@ -165,11 +165,9 @@ class lpm_matcher {
   }
 
   /**
-   * @brief First half of longest() for the software-pipelined encoder: the lengths >= 2 that can
-   * match (bit L-1; bit 1 exact, bits >= 2 a superset after the filters), limited to `rem`
-   * (2..16). It needs no slot or cell, so the caller can issue it for a guessed next position before
-   * resolving the current one (encode(): the loads then overlap instead of queueing behind the
-   * current lookup's mispredicted branches).
+   * @brief First half of longest() (training's lookup): the lengths >= 2 that can match (bit L-1;
+   * bit 1 exact, bits >= 2 a superset after the filters), limited to `rem` (2..16). The encoder's
+   * parse computes the same mask as short_candidates() + long_filters()/all_long_filters().
    */
   std::uint32_t candidates(window const& w, unsigned rem) const noexcept
   {
@@ -183,23 +181,34 @@ class lpm_matcher {
   }
 
   /**
-   * @brief The part of candidates() that needs only the position's first 8 bytes and not the bytes
-   * left in the row: the 2-byte mask ANDed with the 3- and 4-byte filters, branch-free. The
-   * encoder computes it for every byte of a block of rows in one pass (independent loads that
-   * overlap) before parsing the block; refine() finishes it.
+   * @brief The 2-byte mask ANDed with the 3- and 4-byte filters, limited to `rem` (2..16), read
+   * without a branch (three independent loads). candidates() == long_filters(short_candidates()).
    */
-  std::uint32_t prefilter(std::uint64_t lo) const noexcept
+  std::uint32_t short_candidates(window const& w, unsigned rem) const noexcept
   {
-    window w;
-    w.lo = lo;
-    return len2_[lo & 0xFFFFu] & (0x3u | filter_[0][prefix_hash(w, filter_prefix[0])]) &
+    return len2_[w.lo & 0xFFFFu] & rem_mask(rem) & (0x3u | filter_[0][prefix_hash(w, filter_prefix[0])]) &
            (0x7u | filter_[1][prefix_hash(w, filter_prefix[1])]);
   }
 
-  /** @brief candidates(w, rem) from pre = prefilter(w.lo): the same mask. */
-  std::uint32_t refine(window const& w, std::uint32_t pre, unsigned rem) const noexcept
+  /// ANDs the 6-, 8- and 12-byte filters into `cand`, each only while a candidate that long is left.
+  std::uint32_t long_filters(window const& w, std::uint32_t cand) const noexcept
   {
-    return long_filters(w, pre & rem_mask(rem));
+    for (int f = 2; f < num_filters; ++f) {
+      unsigned const k = filter_prefix[f];
+      if (cand < (1u << (k - 1))) break;
+      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+    }
+    return cand;
+  }
+
+  /// long_filters() with all three filters read unconditionally (no branch; the same mask).
+  std::uint32_t all_long_filters(window const& w, std::uint32_t cand) const noexcept
+  {
+    for (int f = 2; f < num_filters; ++f) {
+      unsigned const k = filter_prefix[f];
+      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+    }
+    return cand;
   }
 
   /** @brief Second half: the longest match among `cand` (from candidates(w, rem)), as longest(). */
@@ -228,12 +237,6 @@ class lpm_matcher {
     return {byte_id_[w.lo & 0xFFu], 1};
   }
 
-  /** @brief The longest length in a candidates() mask (1 if it is empty). */
-  static unsigned top_length(std::uint32_t cand) noexcept
-  {
-    return 32u - static_cast<unsigned>(count_leading_zeros(cand | 1u));
-  }
-
   /** @brief The one-byte token's id (0xFFFFFFFF if absent). */
   std::uint32_t byte_id(std::uint8_t b) const noexcept { return byte_id_[b]; }
 
@@ -256,17 +259,6 @@ class lpm_matcher {
 
   /// Bits of the lengths 2..rem (rem in 2..16).
   static std::uint32_t rem_mask(unsigned rem) noexcept { return rem >= 16 ? 0xFFFEu : ((1u << rem) - 2); }
-
-  /// ANDs the 6-, 8- and 12-byte filters into `cand`, each only while a candidate that long is left.
-  std::uint32_t long_filters(window const& w, std::uint32_t cand) const noexcept
-  {
-    for (int f = 2; f < num_filters; ++f) {
-      unsigned const k = filter_prefix[f];
-      if (cand < (1u << (k - 1))) break;
-      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
-    }
-    return cand;
-  }
 
   static std::uint64_t hash_of(std::uint64_t lo, std::uint64_t hi, unsigned len) noexcept
   {
