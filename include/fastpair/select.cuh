@@ -246,15 +246,17 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
   std::uint64_t const n_codes = plan.num_codes();
   auto const* sums            = select_plan_access::sums(plan);
   device_row_ranges const pcs = plan.pieces();
-  std::uint32_t const stride  = col.sidecar_stride();
-  std::uint64_t const nseg    = (n_codes + stride - 1) / stride;
-  device_buffer<std::uint16_t> codes(n_codes, stream);
-  device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream), sidecar(nseg + 1, stream);
   auto run = [&](auto tag) {
     using config = typename decltype(tag)::type;
-    auto v       = col.view<config::low_plane_bytes>();
+    // The compact stream's sidecar stride: one batch of the decoding config per segment.
+    constexpr int chunks        = config::tokens_per_thread;
+    std::uint64_t const stride  = 32 * chunks;
+    std::uint64_t const nseg    = (n_codes + stride - 1) / stride;
+    device_buffer<std::uint16_t> codes(n_codes, stream);
+    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream), sidecar(nseg + 1, stream);
+    auto v                = col.view<config::low_plane_bytes>();
     unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 1u << 20));
-    gather_segments_kernel<<<std::max(blocks, 1u), 256, 0, stream.get()>>>(
+    gather_segments_kernel<chunks><<<std::max(blocks, 1u), 256, 0, stream.get()>>>(
       v, col.device_row_code_offsets(), pcs.ranges, sums, pcs.count, codes.data(), seg_bytes.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     std::size_t temp_bytes = 0;
@@ -263,9 +265,10 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     device_buffer<unsigned char> temp(temp_bytes, stream);
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(), sidecar.data(),
                                                      nseg + 1, stream.get()));
-    v.codes     = codes.data();
-    v.num_codes = n_codes;
-    v.sidecar   = sidecar.data();
+    v.codes          = codes.data();
+    v.num_codes      = n_codes;
+    v.sidecar        = sidecar.data();
+    v.sidecar_stride = static_cast<std::uint32_t>(stride);
     return launch_decode<config>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
   };
   FASTPAIR_CUDA_TRY(with_auto_config(col, run));

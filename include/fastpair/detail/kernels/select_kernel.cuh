@@ -17,20 +17,22 @@
  *
  * Filter-then-materialise (the selective path) never writes a decoder of its own:
  *   1 gather   gather_segments_kernel copies the selected rows' codes into one compact u16 stream,
- *              one warp per fixed-size segment of S compact codes (merge-path style: a binary
- *              search over sums[].codes for the segment's first run, then galloping per lane), so
- *              a 10 MB row among 10-byte rows costs no imbalance; the same pass sums each
- *              segment's token lengths;
+ *              one warp per fixed-size segment of 32*K compact codes (one decode batch; merge-path
+ *              style: a binary search over sums[].codes for the segment's first run, then
+ *              galloping per lane), so a 10 MB row among 10-byte rows costs no imbalance; the same
+ *              pass sums each segment's token lengths;
  *   2 sidecar  an exclusive scan of those sums is a sidecar for the compact stream in which
  *              position 0 is the first selected byte: the decoded position of a compact code IS
  *              its output position, because the selected rows are contiguous in the output;
- *   3 decode   the ordinary decode kernel runs over the compact stream with that sidecar, so work
- *              items are fixed-size segments of S codes regardless of row boundaries, and every
- *              write is clipped to [0, selected bytes) of the output.
+ *   3 decode   the ordinary decode kernel runs over the compact stream with that sidecar (stride
+ *              32*K, one batch per segment), so work items are fixed-size regardless of row
+ *              boundaries, and every write is clipped to [0, selected bytes) of the output.
  * Extra traffic over a plain decode of the same rows: ~4 bytes per selected code (gather read +
  * write), against a decode that writes ~3-6 bytes per code. Measured (H200, 2026-11-29, 1 % random
  * rows of tpch_l_comment tiled to 1 GB, 374K runs): cub::DeviceMemcpy::Batched for the gather
- * took 70 us of a 127 us selective decode, which is why the gather is this kernel instead.
+ * took 70 us of a 127 us selective decode, which is why the gather is this kernel instead; a
+ * first version of it with S = 768 and one load chain per warp was latency-bound (1600 warps for
+ * 1.2M codes: 164 us in all), hence one batch per segment and the loads of all chunks in flight.
  *
  * Decode-then-filter (the dense path) decodes the whole column into a temporary and copies the
  * pieces' bytes out with cub::DeviceMemcpy::Batched.
@@ -197,45 +199,67 @@ FASTPAIR_KERNEL __launch_bounds__(256) void select_offsets_kernel(std::uint64_t 
 
 /**
  * Gather + segment lengths in one pass (selective path, steps 1-2). The compact stream is the
- * concatenation of the runs' codes; warp w handles compact segment s = w (grid-stride), codes
- * [s*S, min(s*S + S, total)): it finds the run of its first code by binary search over
- * sums[].codes, then each lane finds the run of its code by galloping forward from the run of the
- * previous 32 codes (runs of tiny rows: a step or two; one huge run: none), copies the code to
- * compact[v] and adds its token length. seg_bytes[s] = the segment's decoded bytes;
+ * concatenation of the runs' codes, cut into segments of S = 32 * Chunks codes (one decode batch
+ * of the config that decodes it). Warp w handles segment s = w (grid-stride):
+ *   a  the run of the segment's first code: binary search over sums[].codes (merge-path style);
+ *   b  per chunk of 32 codes, each lane gallops forward from the previous chunk's last run to the
+ *      run of its code (tiny rows: a step or two; one huge run: none) - only cached sums reads;
+ *   c  all chunks' loads are then issued together (run begin -> row code offset -> code ->
+ *      length), so a warp has Chunks independent load chains in flight instead of one;
+ *   d  compact[v] = code; seg_bytes[s] = the segment's decoded bytes.
  * seg_bytes[num_segments] = 0 (the scan's totals slot). Codes >= num_tokens count as entry 0 and
  * set code_out_of_range, as in the decoder.
  */
-template <int W>
+template <int Chunks, int W>
 FASTPAIR_KERNEL __launch_bounds__(256) void gather_segments_kernel(column_view<W> col,
                                                                   std::uint64_t const* row_code_offsets,
                                                                   row_range const* pieces, piece_sums const* sums,
                                                                   std::uint64_t num_pieces, std::uint16_t* compact,
                                                                   std::uint64_t* seg_bytes)
 {
+  constexpr std::uint64_t S        = 32 * Chunks;
   auto codes_of                    = [](piece_sums const& p) { return p.codes; };
   unsigned const lane              = threadIdx.x & 31u;
   std::uint64_t const total        = sums[num_pieces].codes;
-  std::uint64_t const stride       = col.sidecar_stride;
-  std::uint64_t const num_segments = (total + stride - 1) / stride;
+  std::uint64_t const num_segments = (total + S - 1) / S;
   std::uint64_t const warps        = std::uint64_t{gridDim.x} * (blockDim.x / 32);
   if (blockIdx.x == 0 && threadIdx.x == 0) seg_bytes[num_segments] = 0;
   for (std::uint64_t s = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; s < num_segments; s += warps) {
-    std::uint64_t const v0 = s * stride, v1 = min(v0 + stride, total);
-    std::uint64_t j        = last_not_above(sums, 0, num_pieces, v0, codes_of);
-    std::uint32_t sum = 0, errors = 0;
-    for (std::uint64_t base = v0; base < v1; base += 32) {
-      std::uint64_t const v = base + lane;
-      std::uint64_t run     = j;
+    std::uint64_t const v0 = s * S, v1 = min(v0 + S, total);
+    // a, b: the run of each lane's code in each chunk.
+    std::uint64_t j = last_not_above(sums, 0, num_pieces, v0, codes_of);
+    std::uint64_t run[Chunks];
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+      std::uint64_t const v = v0 + 32 * k + lane;
+      std::uint64_t r       = j;
       if (v < v1) {
-        std::uint64_t lo = j, hi = j + 1, step = 1;  // gallop: sums[lo].codes <= v
+        std::uint64_t lo = j, hi = j + 1, step = 1;  // sums[lo].codes <= v
         while (hi < num_pieces && sums[hi].codes <= v) {
           lo = hi;
           step <<= 1;
           hi = lo + step;
         }
-        run = last_not_above(sums, lo, min(hi, num_pieces), v, codes_of);
-        std::uint64_t const phys = row_code_offsets[pieces[run].begin] + (v - sums[run].codes);
-        std::uint32_t c          = __ldg(col.codes + phys);
+        r = last_not_above(sums, lo, min(hi, num_pieces), v, codes_of);
+      }
+      run[k] = r;
+      j      = __shfl_sync(0xFFFFFFFFu, r, 31);  // lane 31 is active in every chunk but the last
+    }
+    // c: physical code index of each lane's code, then the codes and their lengths.
+    std::uint64_t phys[Chunks];
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) phys[k] = v0 + 32 * k + lane < v1 ? pieces[run[k]].begin : 0;
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+      std::uint64_t const v = v0 + 32 * k + lane;
+      phys[k] = v < v1 ? row_code_offsets[phys[k]] + (v - sums[run[k]].codes) : 0;
+    }
+    std::uint32_t sum = 0, errors = 0;
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+      std::uint64_t const v = v0 + 32 * k + lane;
+      if (v < v1) {
+        std::uint32_t c = __ldg(col.codes + phys[k]);
         if (c >= col.num_tokens) {
           errors |= code_out_of_range;
           c = 0;
@@ -243,8 +267,8 @@ FASTPAIR_KERNEL __launch_bounds__(256) void gather_segments_kernel(column_view<W
         compact[v] = static_cast<std::uint16_t>(c);
         sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
       }
-      j = __shfl_sync(0xFFFFFFFFu, run, 31);  // lane 31 is active in every chunk but the last
     }
+    // d
     sum    = __reduce_add_sync(0xFFFFFFFFu, sum);
     errors = __reduce_or_sync(0xFFFFFFFFu, errors);
     if (lane == 0) {
