@@ -124,6 +124,7 @@ int main(int argc, char** argv)
   benchmark::Initialize(&argc, argv);
   fb::require_data("fastpair_bench_cascade");
   fb::add_machine_context();
+  fb::keep_pool_memory();  // stream-ordered temporaries stay mapped between iterations
   for (auto const& column : fb::env_list("FASTPAIR_BENCH_COLUMNS", "tpch_o_clerk,tpch_l_shipinstruct")) {
     for (auto const& cname : fb::env_list("FASTPAIR_BENCH_CODECS", "onpair16,fsst12")) {
       codec const kind         = fastpair::parse_codec(cname);

@@ -213,6 +213,7 @@ int main(int argc, char** argv)
     return 2;
   }
   fb::add_machine_context();
+  fb::keep_pool_memory();  // stream-ordered temporaries stay mapped between iterations
   int const iters = static_cast<int>(fb::env_int("FASTPAIR_BENCH_ITERS", 20));
   auto reg = [](std::string const& name, auto fn, int n) {
     benchmark::RegisterBenchmark(name.c_str(), fb::guarded(fn))->UseManualTime()->Iterations(n)->Unit(benchmark::kMillisecond);

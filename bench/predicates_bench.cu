@@ -179,6 +179,7 @@ int main(int argc, char** argv)
   benchmark::Initialize(&argc, argv);
   fb::require_data("fastpair_bench_predicates");
   fb::add_machine_context();
+  fb::keep_pool_memory();  // stream-ordered temporaries stay mapped between iterations
   int const iters = static_cast<int>(fb::env_int("FASTPAIR_BENCH_ITERS", 30));
   auto reg = [iters](std::string const& name, auto fn) {
     benchmark::RegisterBenchmark(name.c_str(), fb::guarded(fn))->UseManualTime()->Iterations(iters)->Unit(benchmark::kMillisecond);

@@ -186,14 +186,7 @@ int main(int argc, char** argv)
   benchmark::Initialize(&argc, argv);
   fb::require_data("fastpair_bench_select");
   fb::add_machine_context();
-  // Keep freed pool memory: decode_selected allocates its temporaries stream-ordered, and with the
-  // default release threshold (0) every synchronisation would hand them back to the driver.
-  cudaMemPool_t pool;
-  int dev = 0;
-  FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
-  FASTPAIR_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, dev));
-  std::uint64_t keep = ~std::uint64_t{0};
-  FASTPAIR_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  fb::keep_pool_memory();  // decode_selected allocates its temporaries stream-ordered
 
   int const iters = static_cast<int>(fb::env_int("FASTPAIR_BENCH_ITERS", 20));
   std::vector<double> pcts;

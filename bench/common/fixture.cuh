@@ -139,6 +139,22 @@ std::vector<double> timed_loop(benchmark::State& state, Fn&& fn)
   return times;
 }
 
+/**
+ * Keeps freed memory in the device's default pool (release threshold = max). The library
+ * allocates its temporaries stream-ordered (cudaMallocAsync); with the default threshold (0) every
+ * synchronisation hands them back to the driver and the next call maps them again. Callers that
+ * run many decodes, selections or parses should do the same (docs/DSV.md, docs/SELECTIVE.md).
+ */
+inline void keep_pool_memory()
+{
+  cudaMemPool_t pool;
+  int dev = 0;
+  FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
+  FASTPAIR_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, dev));
+  std::uint64_t keep = ~std::uint64_t{0};
+  FASTPAIR_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+}
+
 inline double min_of(std::vector<double> v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 inline double median_of(std::vector<double> v)
 {
