@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 fastpair contributors
+# SPDX-License-Identifier: Apache-2.0
+# The whole correctness pass on a machine with a GPU, in one call of under ten minutes:
+#   lane 1 (in order): every test binary in full (host, decode config groups, fastpair_test_gpu
+#          including the [large] > 4 GiB / 1 GB-field / 24 M-row cases), the examples and the
+#          CLI's GPU paths (scripts/gpu-examples.sh), the csv_pipeline example;
+#   lane 2 (JOBS at a time, alongside lane 1): compute-sanitizer memcheck, racecheck, synccheck and
+#          initcheck over every GPU test binary on small inputs ([large] excluded; racecheck and
+#          synccheck also skip the every-shared-column cases, which memcheck/initcheck cover).
+# Sanitizer runs are bound by the host CPU, so they share the GPU well; nothing here is timed.
+# Every log lands in OUTDIR; OUTDIR/summary.txt has one line per check; exit 0 only if all passed.
+# Usage: scripts/gpu-verify.sh OUTDIR BUILD_DIR [JOBS]   (FASTPAIR_DATA_DIR: the zstd columns)
+set -uo pipefail
+out=${1:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS]}
+build=${2:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS]}
+jobs=${3:-8}
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
+t=$build/tests
+require_bins "configure with -DFASTPAIR_BUILD_TESTS=ON and build in $build" \
+  "$t/fastpair_test_host" "$t/fastpair_test_gpu" "$t"/fastpair_test_decode_g{0,1,2,3}
+gpu_begin "$out"
+limit=${FASTPAIR_VERIFY_LIMIT:-540}
+
+# The sanitizer matrix, one "NAME|BINARY|FILTER" per line.
+matrix() {
+  local tool g
+  for tool in memcheck racecheck synccheck initcheck; do
+    local light=""
+    case $tool in racecheck | synccheck) light="~[shared]~[data]" ;; esac
+    for g in 0 1 2 3; do
+      echo "${tool}_decode_g$g|$t/fastpair_test_decode_g$g|~[large]$light"
+    done
+    echo "${tool}_gpu_decode|$t/fastpair_test_gpu|[decode]~[large]"
+    [ -z "$light" ] && echo "${tool}_gpu_data|$t/fastpair_test_gpu|[data]~[cascade]~[dsv]~[large]"
+    echo "${tool}_select|$t/fastpair_test_gpu|[select]~[large]$light"
+    echo "${tool}_cascade|$t/fastpair_test_gpu|[cascade]~[large]$light"
+    echo "${tool}_dsv|$t/fastpair_test_gpu|[dsv]~[large]$light"
+    echo "${tool}_predicates|$t/fastpair_test_gpu|[predicates]~[large]$light"
+  done
+}
+export out limit
+sanitize() {  # sanitize "NAME|BINARY|FILTER"
+  local name=${1%%|*} rest=${1#*|}
+  local bin=${rest%%|*} filter=${rest#*|} tool=${name%%_*} t0=$SECONDS
+  FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki \
+    timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$filter" \
+    > "$out/san_$name.log" 2>&1
+  echo "$? $((SECONDS - t0))" > "$out/san_$name.rc"
+}
+export -f sanitize
+matrix > "$out/sanitizer_matrix.txt"
+xargs -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt" &
+lane2=$!
+
+run_test() {  # run_test NAME CMD...
+  local name=$1 t0=$SECONDS
+  shift
+  timeout "$limit" "$@" > "$out/$name.log" 2>&1
+  record "$name" $? "$(grep -E 'test cases|All tests passed' "$out/$name.log" | tail -1) ($((SECONDS - t0)) s)"
+}
+run_test test_host "$t/fastpair_test_host"
+for g in 0 1 2 3; do run_test "test_decode_g$g" "$t/fastpair_test_decode_g$g"; done
+run_test test_gpu "$t/fastpair_test_gpu"
+if [ -x "$build/tools/fastpair" ]; then
+  t0=$SECONDS
+  bash "$(dirname "${BASH_SOURCE[0]}")/gpu-examples.sh" "$out/examples" "$build" > "$out/examples.log" 2>&1
+  record examples_and_cli $? "($((SECONDS - t0)) s) $out/examples/summary.txt"
+fi
+if [ -x "$build/examples/fastpair_example_csv_pipeline" ]; then
+  "$build/examples/fastpair_example_csv_pipeline" > "$out/example_csv_pipeline.log" 2>&1
+  rc=$?
+  grep -q skipped "$out/example_csv_pipeline.log" && rc=3  # a GPU is present here
+  record example_csv_pipeline $rc "$(tail -1 "$out/example_csv_pipeline.log" | cut -c1-120)"
+fi
+
+wait $lane2
+while IFS= read -r line; do
+  name=${line%%|*}
+  read -r rc secs < "$out/san_$name.rc" 2> /dev/null || { rc=98; secs=?; }
+  [ "$rc" = 124 ] && what="TIMEOUT after ${limit} s" ||
+    what=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$name.log" | tail -1)
+  record "san_$name" "$rc" "$what; $(grep -E 'test cases|All tests passed|No test cases' "$out/san_$name.log" | tail -1) ($secs s)"
+done < "$out/sanitizer_matrix.txt"
+echo "gpu-verify status=$status" | tee -a "$summary"
+exit $status
