@@ -2,13 +2,14 @@
 # SPDX-FileCopyrightText: 2026 fastpair contributors
 # SPDX-License-Identifier: Apache-2.0
 # The whole correctness pass on a machine with a GPU, in one call of under ten minutes:
-#   lane 1 (in order): every test binary in full (host, decode config groups, fastpair_test_gpu
-#          including the [large] > 4 GiB / 1 GB-field / 24 M-row cases), the examples and the
-#          CLI's GPU paths (scripts/gpu-examples.sh), the csv_pipeline example;
-#   lane 2 (JOBS at a time, alongside lane 1): compute-sanitizer memcheck, racecheck, synccheck and
-#          initcheck over every GPU test binary on small inputs ([large] excluded; racecheck and
-#          synccheck also skip the every-shared-column cases, which memcheck/initcheck cover).
-# Sanitizer runs are bound by the host CPU, so they share the GPU well; nothing here is timed.
+#   1. every test binary in full, one at a time on an otherwise idle GPU (host, decode config
+#      groups, fastpair_test_gpu including the [large] > 4 GiB / 1 GB-field / 24 M-row cases), the
+#      examples and the CLI's GPU paths (scripts/gpu-examples.sh), the csv_pipeline example;
+#   2. then compute-sanitizer memcheck, racecheck, synccheck and initcheck over every GPU test
+#      binary on small inputs, JOBS at a time ([large] excluded; racecheck and synccheck also skip
+#      the every-shared-column cases, which memcheck/initcheck cover). Sanitizer runs are bound by
+#      the host CPU, so they share the GPU well; nothing here is timed.
+# A failed test's Catch2 report (the lines around FAILED) is copied into summary.txt.
 # Every log lands in OUTDIR; OUTDIR/summary.txt has one line per check; exit 0 only if all passed.
 # Usage: scripts/gpu-verify.sh OUTDIR BUILD_DIR [JOBS]   (FASTPAIR_DATA_DIR: the zstd columns)
 set -uo pipefail
@@ -50,14 +51,14 @@ sanitize() {  # sanitize "NAME|BINARY|FILTER"
 }
 export -f sanitize
 matrix > "$out/sanitizer_matrix.txt"
-xargs -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt" &
-lane2=$!
 
 run_test() {  # run_test NAME CMD...
   local name=$1 t0=$SECONDS
   shift
   timeout "$limit" "$@" > "$out/$name.log" 2>&1
-  record "$name" $? "$(grep -E 'test cases|All tests passed' "$out/$name.log" | tail -1) ($((SECONDS - t0)) s)"
+  local rc=$?
+  record "$name" $rc "$(grep -E 'test cases|All tests passed' "$out/$name.log" | tail -1) ($((SECONDS - t0)) s)"
+  [ $rc -ne 0 ] && grep -B 12 -A 12 FAILED "$out/$name.log" | head -80 >> "$summary"
 }
 run_test test_host "$t/fastpair_test_host"
 for g in 0 1 2 3; do run_test "test_decode_g$g" "$t/fastpair_test_decode_g$g"; done
@@ -74,7 +75,7 @@ if [ -x "$build/examples/fastpair_example_csv_pipeline" ]; then
   record example_csv_pipeline $rc "$(tail -1 "$out/example_csv_pipeline.log" | cut -c1-120)"
 fi
 
-wait $lane2
+xargs -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt"
 while IFS= read -r line; do
   name=${line%%|*}
   read -r rc secs < "$out/san_$name.rc" 2> /dev/null || { rc=98; secs=?; }

@@ -128,7 +128,7 @@ struct dsv_scratch {
 
 /**
  * @brief Passes 1-3 and the checks over `n` device bytes; throws the first error as dsv_error.
- * @note synchronizes `s` (three times: totals, status, last record end).
+ * @note synchronizes `s` (twice: the totals, then the status with the last record's end).
  */
 inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, dsv_dialect const& d,
                                      dsv_pass_options const& opt, dsv_scratch* scratch, cudaStream_t s)
@@ -180,7 +180,8 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   std::int64_t const expected = opt.expected_columns >= 0 ? opt.expected_columns : d.expected_fields;
   dsv_check_kernel<<<grid_for(total.records, block_threads), block_threads, 0, s>>>(
-    out.record_fields.data(), out.field_kept_ends.data(), total.records, expected, d.trailing_delimiter, st.data());
+    out.record_fields.data(), out.field_kept_ends.data(), out.record_ends.data(), total.records, expected,
+    d.trailing_delimiter, st.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   status h = read_one(st.data(), s);
   out.num_columns = h.num_columns;
@@ -213,7 +214,7 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
     }
     throw_dsv_error(kind, opt.byte_base + offset, opt.record_base + h.error_records + 1);
   }
-  out.consumed_bytes = total.records == 0 ? 0 : read_one(out.record_ends.data() + total.records - 1, s) + 1;
+  out.consumed_bytes = h.consumed;
   if (scratch) {
     scratch->m          = m;
     scratch->in         = in;
@@ -275,17 +276,22 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch con
       FASTPAIR_CUDA_TRY(cub::DeviceScan::InclusiveSum(tmp.data(), bytes, lens.data() + j * rows,
                                                       t.columns[j].offsets.data() + 1, rows, s));
   }
-  std::vector<std::int64_t> sizes(ncols);
-  for (std::uint64_t j = 0; j < ncols; ++j)
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&sizes[j], t.columns[j].offsets.data() + rows, sizeof(std::int64_t),
-                                      cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  // Column sizes: one small kernel gathers every column's offsets[rows], one copy reads them back.
   std::vector<column_target> targets(ncols);
+  for (std::uint64_t j = 0; j < ncols; ++j) targets[j] = {t.columns[j].offsets.data(), nullptr};
+  device_buffer<column_target> d_targets(ncols, s);
+  device_buffer<std::int64_t> d_sizes(ncols, s);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
+                                    cudaMemcpyHostToDevice, s));
+  dsv_column_sizes_kernel<<<1, 256, 0, s>>>(d_targets.data(), rows, ncols, d_sizes.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  std::vector<std::int64_t> sizes(ncols);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(sizes.data(), d_sizes.data(), ncols * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
   for (std::uint64_t j = 0; j < ncols; ++j) {
     t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(sizes[j]), s);
-    targets[j]         = {t.columns[j].offsets.data(), t.columns[j].chars.data()};
+    targets[j].chars   = t.columns[j].chars.data();
   }
-  device_buffer<column_target> d_targets(ncols, s);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
   if (b.kept_bytes > 0) {

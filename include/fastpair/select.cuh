@@ -13,8 +13,8 @@
  *
  * Two steps, both usable on their own:
  *  - make_select_plan(col, sel): validates the selection on the GPU, turns it into runs of rows and
- *    scans their sizes. It synchronizes the stream (a few times) to read the validation result and
- *    the totals back, and is the size query (plan.num_rows(), plan.bytes()).
+ *    scans their sizes. It synchronizes the stream once (row ids, ranges; a bitmask: twice) to read
+ *    the validation result and the totals back, and is the size query (plan.num_rows(), plan.bytes()).
  *  - decode_selected(col, plan, out): stream-ordered, no synchronisation; allocates temporaries on
  *    the stream (the compact codes, or the whole decoded column for the dense strategy).
  * decode_selected(col, sel, out) and decompress_selected(col, sel) do both.
@@ -123,102 +123,111 @@ class select_plan {
 struct select_plan_access {
   static detail::piece_sums const* sums(select_plan const& p) noexcept { return p.sums_.data(); }
 
-  /** Scans the sizes of `pieces` (validated runs of `col`'s rows). @note synchronizes `stream`. */
-  static select_plan build(device_column const& col, device_row_ranges_buffer pieces, cuda::stream_ref stream)
+  /**
+   * Scans the sizes of `pieces` (runs of `col`'s rows, clamped to the column; slots past the run
+   * count hold empty runs), then reads back in ONE synchronisation the validation word `error`
+   * (may be null), the run count (`num`, or null: every slot is a run), the totals and the first
+   * run. Throws logic_error naming the problem if `error` is set: the plan is then discarded, and
+   * the clamping kept every read of the row offsets in bounds.
+   */
+  static select_plan build(device_column const& col, device_buffer<row_range> pieces, std::uint64_t slots,
+                           std::uint32_t const* error, std::uint64_t const* num, char const* form,
+                           cuda::stream_ref stream)
   {
     select_plan plan;
     plan.column_rows_ = col.num_rows();
-    plan.num_pieces_  = pieces.count;
-    plan.pieces_      = std::move(pieces.ranges);
-    plan.sums_        = device_buffer<detail::piece_sums>(plan.num_pieces_ + 1, stream);
+    plan.pieces_      = std::move(pieces);
+    plan.sums_        = device_buffer<detail::piece_sums>(slots + 1, stream);
     thrust::counting_iterator<std::uint64_t> j(0);
     auto sizes = thrust::make_transform_iterator(
-      j, detail::piece_size_of{plan.pieces_.data(), plan.num_pieces_, col.device_row_byte_offsets(),
-                               col.device_row_code_offsets()});
+      j, detail::piece_size_of{plan.pieces_.data(), slots, col.device_row_byte_offsets(), col.device_row_code_offsets()});
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, sizes, plan.sums_.data(),
-                                                     detail::piece_sums_plus{}, detail::piece_sums{},
-                                                     plan.num_pieces_ + 1, stream.get()));
-    device_buffer<unsigned char> temp(temp_bytes, stream);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, sizes, plan.sums_.data(),
-                                                     detail::piece_sums_plus{}, detail::piece_sums{},
-                                                     plan.num_pieces_ + 1, stream.get()));
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&plan.totals_, plan.sums_.data() + plan.num_pieces_,
-                                      sizeof(detail::piece_sums), cudaMemcpyDeviceToHost, stream.get()));
-    if (plan.num_pieces_ == 1)
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&plan.single_, plan.pieces_.data(), sizeof(row_range), cudaMemcpyDeviceToHost,
-                                        stream.get()));
+                                                     detail::piece_sums_plus{}, detail::piece_sums{}, slots + 1,
+                                                     stream.get()));
+    {
+      device_buffer<unsigned char> temp(temp_bytes, stream);
+      FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, sizes, plan.sums_.data(),
+                                                       detail::piece_sums_plus{}, detail::piece_sums{}, slots + 1,
+                                                       stream.get()));
+    }
+    device_buffer<detail::plan_readback> d_back(1, stream);
+    detail::finish_plan_kernel<<<1, 1, 0, stream.get()>>>(error, num, slots + 1, plan.sums_.data(),
+                                                          plan.pieces_.data(), d_back.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    detail::plan_readback back;
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&back, d_back.data(), sizeof back, cudaMemcpyDeviceToHost, stream.get()));
     FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    FASTPAIR_EXPECTS(!(back.error & detail::select_row_out_of_range),
+                     std::string("invalid ") + form + " selection: a row lies outside the column (or a range has begin > end)");
+    FASTPAIR_EXPECTS(!(back.error & detail::select_not_increasing),
+                     std::string("invalid ") + form +
+                       " selection: row ids must be strictly increasing / ranges sorted and non-overlapping");
+    plan.num_pieces_ = back.num_pieces;
+    plan.totals_     = back.totals;
+    plan.single_     = back.first;
     return plan;
   }
 };
 
 namespace detail {
 
-/** Reads the selection error word; throws logic_error naming the first problem. @note syncs. */
-inline void check_selection_error(device_buffer<std::uint32_t> const& err, char const* form, cuda::stream_ref stream)
-{
-  std::uint32_t h = 0;
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, err.data(), sizeof h, cudaMemcpyDeviceToHost, stream.get()));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
-  FASTPAIR_EXPECTS(!(h & select_row_out_of_range),
-                   std::string("invalid ") + form + " selection: a row lies outside the column (or a range has begin > end)");
-  FASTPAIR_EXPECTS(!(h & select_not_increasing), std::string("invalid ") + form +
-                                                   " selection: row ids must be strictly increasing / ranges sorted and non-overlapping");
-}
-
 inline unsigned grid_for(std::uint64_t n)
 {
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((n + 255) / 256, 1u << 16)));
 }
 
-/** Runs a validation kernel over `count` entries and throws on what it found. @note syncs. */
-template <class Kernel, class Sel>
-void run_validation(Kernel kernel, Sel sel, std::uint64_t count, std::uint64_t num_rows, char const* form,
-                    cuda::stream_ref stream)
+/** A zeroed selection error word on `stream`. */
+inline device_buffer<std::uint32_t> error_word(cuda::stream_ref stream)
 {
-  if (count == 0) return;
   device_buffer<std::uint32_t> err(1, stream);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
-  kernel<<<grid_for(count), 256, 0, stream.get()>>>(sel, num_rows, err.data());
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
-  check_selection_error(err, form, stream);
+  return err;
 }
 
-/** Validates `sel` against `num_rows` on the GPU. @note synchronizes `stream`. @throw logic_error */
-inline void validate_on_device(device_row_ids sel, std::uint64_t num_rows, cuda::stream_ref stream)
+/** Row ids: validated and cut into runs on the GPU, one synchronisation in all. */
+inline select_plan plan_of(device_column const& col, device_row_ids sel, cuda::stream_ref stream)
 {
   FASTPAIR_EXPECTS(sel.count == 0 || sel.rows != nullptr, "row id selection with a null pointer");
-  run_validation(validate_row_ids_kernel, sel, sel.count, num_rows, "row id", stream);
-}
-inline void validate_on_device(device_row_ranges sel, std::uint64_t num_rows, cuda::stream_ref stream)
-{
-  FASTPAIR_EXPECTS(sel.count == 0 || sel.ranges != nullptr, "range selection with a null pointer");
-  run_validation(validate_ranges_kernel, sel, sel.count, num_rows, "range", stream);
-}
-inline void validate_on_device(device_bitmask sel, std::uint64_t num_rows, cuda::stream_ref)
-{
-  FASTPAIR_EXPECTS(sel.num_rows == num_rows, "invalid bitmask selection: it covers " + std::to_string(sel.num_rows) +
-                                               " rows, the column has " + std::to_string(num_rows));
-  FASTPAIR_EXPECTS(num_rows == 0 || sel.words != nullptr, "bitmask selection with a null pointer");
+  auto err = error_word(stream);
+  device_buffer<std::uint64_t> d_num(1, stream);
+  device_buffer<row_range> pieces(sel.count, stream);
+  if (sel.count) {
+    validate_row_ids_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), err.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    auto const first = select_indices_async(sel.count, sel.count, ids_run_first{sel.rows}, d_num.data(), stream);
+    id_runs_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(first.data(), d_num.data(), sel, col.num_rows(),
+                                                                  pieces.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+  } else {
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(d_num.data(), 0, sizeof(std::uint64_t), stream.get()));
+  }
+  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), d_num.data(), "row id", stream);
 }
 
-/** The selection as runs of rows in a buffer the plan owns. */
-inline device_row_ranges_buffer to_pieces(device_row_ids sel, cuda::stream_ref stream)
+/** Ranges: validated and clamped on the GPU, one synchronisation in all. */
+inline select_plan plan_of(device_column const& col, device_row_ranges sel, cuda::stream_ref stream)
 {
-  return to_row_ranges(sel, stream);
+  FASTPAIR_EXPECTS(sel.count == 0 || sel.ranges != nullptr, "range selection with a null pointer");
+  auto err = error_word(stream);
+  device_buffer<row_range> pieces(sel.count, stream);
+  if (sel.count) {
+    validate_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), err.data());
+    clamp_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), pieces.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+  }
+  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), nullptr, "range", stream);
 }
-inline device_row_ranges_buffer to_pieces(device_bitmask sel, cuda::stream_ref stream)
+
+/** Bitmask: its runs of set bits (one synchronisation for their count), then the plan (one more). */
+inline select_plan plan_of(device_column const& col, device_bitmask sel, cuda::stream_ref stream)
 {
-  return to_row_ranges(sel, stream);
-}
-inline device_row_ranges_buffer to_pieces(device_row_ranges sel, cuda::stream_ref stream)
-{
-  device_row_ranges_buffer out{device_buffer<row_range>(sel.count, stream), sel.count};
-  if (sel.count)
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(out.ranges.data(), sel.ranges, sel.count * sizeof(row_range),
-                                      cudaMemcpyDeviceToDevice, stream.get()));
-  return out;
+  FASTPAIR_EXPECTS(sel.num_rows == col.num_rows(), "invalid bitmask selection: it covers " +
+                                                     std::to_string(sel.num_rows) + " rows, the column has " +
+                                                     std::to_string(col.num_rows()));
+  FASTPAIR_EXPECTS(sel.num_rows == 0 || sel.words != nullptr, "bitmask selection with a null pointer");
+  device_row_ranges_buffer runs = to_row_ranges(sel, stream);
+  return select_plan_access::build(col, std::move(runs.ranges), runs.count, nullptr, nullptr, "bitmask", stream);
 }
 
 /** cub::DeviceMemcpy::Batched over the pieces. */
@@ -238,8 +247,17 @@ inline void copy_pieces(std::uint64_t num_pieces, piece_source src, piece_destin
                                                static_cast<std::int64_t>(num_pieces), stream.get()));
 }
 
-/** Filter-then-materialise: gather the selected codes and their segment lengths, scan them into
- *  a sidecar of the compact stream, decode it with the ordinary decode kernel. */
+/** piece_starts_kernel over `num_pieces` runs (none: nothing to do). */
+inline void launch_piece_starts(piece_sums const* sums, std::uint64_t num_pieces, piece_key key, std::uint64_t block,
+                                std::uint64_t* start, cuda::stream_ref stream)
+{
+  if (num_pieces == 0) return;
+  piece_starts_kernel<<<grid_for(num_pieces), 256, 0, stream.get()>>>(sums, num_pieces, key, block, start);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+}
+
+/** Filter-then-materialise: gather the selected codes into a compact stream with its own sidecar
+ *  (one kernel), decode it with the ordinary decode kernel. */
 inline void decode_selected_codes(device_column const& col, select_plan const& plan, unsigned char* chars,
                                   cuda::stream_ref stream)
 {
@@ -252,22 +270,22 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     constexpr int chunks        = config::tokens_per_thread;
     std::uint64_t const stride  = 32 * chunks;
     std::uint64_t const nseg    = (n_codes + stride - 1) / stride;
-    device_buffer<std::uint16_t> codes(n_codes, stream);
-    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream), sidecar(nseg + 1, stream);
+    // One allocation: the compact stream's sidecar (nseg + 1 u64), the segments' first runs
+    // (nseg u64), then the codes (u16).
+    device_buffer<std::uint64_t> scratch(2 * nseg + 1 + (n_codes + 3) / 4, stream);
+    std::uint64_t* const sidecar   = scratch.data();
+    std::uint64_t* const seg_start = sidecar + nseg + 1;
+    auto* const codes              = reinterpret_cast<std::uint16_t*>(seg_start + nseg);
+    launch_piece_starts(sums, pcs.count, piece_key::codes, stride, seg_start, stream);
     auto v                = col.view<config::low_plane_bytes>();
     unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 1u << 20));
-    gather_segments_kernel<chunks><<<std::max(blocks, 1u), 256, 0, stream.get()>>>(
-      v, col.device_row_code_offsets(), pcs.ranges, sums, pcs.count, codes.data(), seg_bytes.data());
+    gather_compact_kernel<chunks><<<std::max(blocks, 1u), 256, 0, stream.get()>>>(
+      v, col.device_row_code_offsets(), col.device_row_byte_offsets(), pcs.ranges, sums, pcs.count, seg_start, codes,
+      sidecar);
     FASTPAIR_CUDA_TRY(cudaGetLastError());
-    std::size_t temp_bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(), sidecar.data(), nseg + 1,
-                                                     stream.get()));
-    device_buffer<unsigned char> temp(temp_bytes, stream);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(), sidecar.data(),
-                                                     nseg + 1, stream.get()));
-    v.codes          = codes.data();
+    v.codes          = codes;
     v.num_codes      = n_codes;
-    v.sidecar        = sidecar.data();
+    v.sidecar        = sidecar;
     v.sidecar_stride = static_cast<std::uint32_t>(stride);
     return launch_decode<config>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
   };
@@ -313,8 +331,7 @@ template <class Sel>
 select_plan make_select_plan(device_column const& col, Sel sel, cuda::stream_ref stream = {})
 {
   static_assert(is_device_selection_v<Sel>, "a selection is a device_row_ids, device_bitmask or device_row_ranges");
-  detail::validate_on_device(sel, col.num_rows(), stream);
-  return select_plan_access::build(col, detail::to_pieces(sel, stream), stream);
+  return detail::plan_of(col, sel, stream);
 }
 
 /**
@@ -344,9 +361,14 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
   detail::check_output(out, rows, bytes, "the selection", "selected size");
 
   device_row_ranges const pcs = plan.pieces();
+  auto const* sums            = select_plan_access::sums(plan);
+  // The first run of every 256 output rows (a plan of one run needs none).
+  device_buffer<std::uint64_t> row_start(pcs.count > 1 ? (rows + 255) / 256 : 0, stream);
+  if (pcs.count > 1) detail::launch_piece_starts(sums, pcs.count, detail::piece_key::rows, 256, row_start.data(), stream);
   unsigned const offset_blocks = static_cast<unsigned>((rows + 1 + 255) / 256);  // one thread per offset
   detail::select_offsets_kernel<OffsetT><<<offset_blocks, 256, 0, stream.get()>>>(
-    col.device_row_byte_offsets(), pcs.ranges, select_plan_access::sums(plan), pcs.count, rows, out.offsets);
+    col.device_row_byte_offsets(), pcs.ranges, sums, pcs.count, rows, pcs.count > 1 ? row_start.data() : nullptr,
+    out.offsets);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   if (bytes == 0) return;
   auto* const chars = reinterpret_cast<unsigned char*>(out.chars);

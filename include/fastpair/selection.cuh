@@ -127,24 +127,58 @@ FASTPAIR_KERNEL __launch_bounds__(256) void zip_runs_kernel(std::uint64_t const*
   }
 }
 
-/** cub::DeviceSelect::If over the indices [0, n) into a new buffer of `capacity`; returns the
- *  buffer and writes the count to `count`. @note synchronizes `stream`. */
+/** cub::DeviceSelect::If over the indices [0, n) into a new buffer of `capacity`, the count
+ *  written to the device word `d_count`; stream-ordered, no synchronisation. */
+template <class Pred>
+device_buffer<std::uint64_t> select_indices_async(std::uint64_t n, std::uint64_t capacity, Pred pred,
+                                                  std::uint64_t* d_count, cuda::stream_ref stream)
+{
+  device_buffer<std::uint64_t> out(std::max<std::uint64_t>(capacity, 1), stream);
+  thrust::counting_iterator<std::uint64_t> idx(0);
+  std::size_t temp_bytes = 0;
+  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, idx, out.data(), d_count,
+                                          static_cast<std::int64_t>(n), pred, stream.get()));
+  device_buffer<unsigned char> temp(temp_bytes, stream);
+  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, idx, out.data(), d_count,
+                                          static_cast<std::int64_t>(n), pred, stream.get()));
+  return out;
+}
+
+/** Copies `n` device words to the host. @note synchronizes `stream`. */
+inline void read_words(std::uint64_t* host, std::uint64_t const* device, std::size_t n, cuda::stream_ref stream)
+{
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(host, device, n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream.get()));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+}
+
+/** select_indices_async, then the count read back. @note synchronizes `stream`. */
 template <class Pred>
 device_buffer<std::uint64_t> select_indices(std::uint64_t n, std::uint64_t capacity, Pred pred, std::uint64_t& count,
                                             cuda::stream_ref stream)
 {
-  device_buffer<std::uint64_t> out(std::max<std::uint64_t>(capacity, 1), stream);
   device_buffer<std::uint64_t> d_count(1, stream);
-  thrust::counting_iterator<std::uint64_t> idx(0);
-  std::size_t temp_bytes = 0;
-  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, idx, out.data(), d_count.data(),
-                                          static_cast<std::int64_t>(n), pred, stream.get()));
-  device_buffer<unsigned char> temp(temp_bytes, stream);
-  FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, idx, out.data(), d_count.data(),
-                                          static_cast<std::int64_t>(n), pred, stream.get()));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&count, d_count.data(), sizeof count, cudaMemcpyDeviceToHost, stream.get()));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  auto out = select_indices_async(n, capacity, pred, d_count.data(), stream);
+  read_words(&count, d_count.data(), 1, stream);
   return out;
+}
+
+/** Run starts and run ends (two selects over [0, n)), both counts read back in one synchronisation. */
+struct selected_runs {
+  device_buffer<std::uint64_t> first, last;
+  std::uint64_t count = 0;
+};
+template <class FirstPred, class LastPred>
+selected_runs select_runs(std::uint64_t n, std::uint64_t capacity, FirstPred first, LastPred last,
+                          cuda::stream_ref stream)
+{
+  device_buffer<std::uint64_t> d_counts(2, stream);
+  selected_runs r;
+  r.first = select_indices_async(n, capacity, first, d_counts.data(), stream);
+  r.last  = select_indices_async(n, capacity, last, d_counts.data() + 1, stream);
+  std::uint64_t counts[2] = {0, 0};
+  read_words(counts, d_counts.data(), 2, stream);
+  r.count = std::min(counts[0], counts[1]);
+  return r;
 }
 
 inline device_row_ranges_buffer zip_runs(device_buffer<std::uint64_t> const& first,
@@ -175,29 +209,27 @@ inline device_row_ids_buffer to_row_ids(device_bitmask m, cuda::stream_ref strea
 
 /**
  * @brief Bitmask -> canonical runs (run starts and run ends selected separately, then zipped).
- * Bits at or past num_rows are ignored. @note synchronizes `stream` (twice).
+ * Bits at or past num_rows are ignored. @note synchronizes `stream` (once: the run count).
  */
 inline device_row_ranges_buffer to_row_ranges(device_bitmask m, cuda::stream_ref stream = {})
 {
   if (m.num_rows == 0) return {};
-  std::uint64_t const cap = (m.num_rows + 1) / 2;  // at most every other row opens a run
-  std::uint64_t n_first = 0, n_last = 0;
-  auto first = detail::select_indices(m.num_rows, cap, detail::mask_run_first{m.words}, n_first, stream);
-  auto last  = detail::select_indices(m.num_rows, cap, detail::mask_run_last{m.words, m.num_rows}, n_last, stream);
-  return detail::zip_runs(first, last, nullptr, std::min(n_first, n_last), stream);
+  auto const runs = detail::select_runs(m.num_rows, (m.num_rows + 1) / 2,  // at most every other row opens a run
+                                        detail::mask_run_first{m.words}, detail::mask_run_last{m.words, m.num_rows},
+                                        stream);
+  return detail::zip_runs(runs.first, runs.last, nullptr, runs.count, stream);
 }
 
 /**
  * @brief Row ids (strictly increasing) -> canonical runs of consecutive ids.
- * @note synchronizes `stream` (twice).
+ * @note synchronizes `stream` (once: the run count).
  */
 inline device_row_ranges_buffer to_row_ranges(device_row_ids ids, cuda::stream_ref stream = {})
 {
   if (ids.count == 0) return {};
-  std::uint64_t n_first = 0, n_last = 0;
-  auto first = detail::select_indices(ids.count, ids.count, detail::ids_run_first{ids.rows}, n_first, stream);
-  auto last  = detail::select_indices(ids.count, ids.count, detail::ids_run_last{ids.rows, ids.count}, n_last, stream);
-  return detail::zip_runs(first, last, ids.rows, std::min(n_first, n_last), stream);
+  auto const runs = detail::select_runs(ids.count, ids.count, detail::ids_run_first{ids.rows},
+                                        detail::ids_run_last{ids.rows, ids.count}, stream);
+  return detail::zip_runs(runs.first, runs.last, ids.rows, runs.count, stream);
 }
 
 }  // namespace fastpair

@@ -112,6 +112,7 @@ struct status {
   std::uint64_t first_bad_record;  ///< UINT64_MAX: none (set to that before the check kernel)
   std::uint64_t num_columns;       ///< columns (fields per record minus the trailing one)
   std::uint64_t last_open_quote;   ///< error path only: max offset of an opening quote
+  std::uint64_t consumed;          ///< one past the last complete record's terminator (0: none)
 };
 
 /** @brief The input bytes of chunk c in 8 little-endian words; returns how many are valid. */
@@ -280,8 +281,8 @@ FASTPAIR_KERNEL __launch_bounds__(block_threads) void dsv_write_kernel(gpu_dfa m
 /** Per-record checks: the first record with a missing trailing delimiter or a wrong field count. */
 template <class Tag = void>
 FASTPAIR_KERNEL __launch_bounds__(block_threads) void dsv_check_kernel(
-  std::uint64_t const* record_fields, std::uint64_t const* field_kept_end, std::uint64_t records,
-  std::int64_t expected_columns, bool trailing, status* st)
+  std::uint64_t const* record_fields, std::uint64_t const* field_kept_end, std::uint64_t const* record_ends,
+  std::uint64_t records, std::int64_t expected_columns, bool trailing, status* st)
 {
   std::uint64_t const drop = trailing ? 1 : 0;
   std::uint64_t ncols      = 0;
@@ -292,6 +293,7 @@ FASTPAIR_KERNEL __launch_bounds__(block_threads) void dsv_check_kernel(
   std::uint64_t const r = std::uint64_t{blockIdx.x} * block_threads + threadIdx.x;
   if (r == 0) st->num_columns = ncols;
   if (r >= records) return;
+  if (r + 1 == records) st->consumed = record_ends[r] + 1;  // read back with the status: one sync fewer
   std::uint64_t const first = r == 0 ? 0 : record_fields[r - 1];
   std::uint64_t const last  = record_fields[r];  // one past the record's last field
   std::uint64_t const raw   = last - first;
@@ -330,6 +332,15 @@ struct column_target {
   std::int64_t* offsets;  ///< rows + 1 (Arrow)
   char* chars;
 };
+
+/** sizes[j] = t[j].offsets[rows]: every column's chars size, read back in one copy. */
+template <class Tag = void>
+FASTPAIR_KERNEL void dsv_column_sizes_kernel(column_target const* t, std::uint64_t rows, std::uint64_t ncols,
+                                             std::int64_t* sizes)
+{
+  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < ncols; j += blockDim.x * gridDim.x)
+    sizes[j] = t[j].offsets[rows];
+}
 
 /** lens[j * rows + i] = kept length of field j of data row i. */
 template <class Tag = void>
