@@ -35,6 +35,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -229,27 +230,42 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
 }
 
 /**
- * @brief Step 6: per-column lengths, offsets (cub InclusiveSum per column) and the scatter of the
- * field bytes into the columns (a third walk over the input, no intermediate buffer).
- * @note synchronizes `s` (to size each column's chars).
+ * @brief Step 6, first half: a table whose column sizes are on their way to the host. The input
+ * bytes, `b` and the scratch must stay alive until dsv_materialize_end() has launched the scatter.
  */
-inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
-                                        bool header, cudaStream_t s)
+struct dsv_pending {
+  device_dsv_table table;
+  std::uint64_t rows = 0, ncols = 0, fpr = 0, first_data = 0;
+  bool done = false;  ///< nothing left to do (no rows or no columns)
+  std::vector<dsv_gpu::column_target> targets;
+  device_buffer<dsv_gpu::column_target> d_targets;
+  device_buffer<std::int64_t> d_sizes;
+};
+
+/**
+ * @brief Per-column lengths, offsets (cub InclusiveSum per column) and the column sizes copied
+ * to `host_sizes` (ncols entries; pinned memory keeps the copy asynchronous), all on `s`.
+ * @note synchronizes `s` only for a header record (its bytes are parsed on the host).
+ */
+inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
+                                         bool header, cudaStream_t s, std::int64_t* host_sizes)
 {
   using namespace dsv_gpu;
-  device_dsv_table t;
-  std::uint64_t const ncols      = b.num_columns;
-  std::uint64_t const fpr        = ncols + (d.trailing_delimiter ? 1 : 0);
-  std::uint64_t const first_data = header && b.num_records > 0 ? 1 : 0;
-  std::uint64_t const rows       = b.num_records - first_data;
-  t.num_records                  = rows;
+  dsv_pending p;
+  device_dsv_table& t = p.table;
+  p.ncols             = b.num_columns;
+  p.fpr               = p.ncols + (d.trailing_delimiter ? 1 : 0);
+  p.first_data        = header && b.num_records > 0 ? 1 : 0;
+  p.rows              = b.num_records - p.first_data;
+  std::uint64_t const rows = p.rows, ncols = p.ncols;
+  t.num_records       = rows;
   t.columns.resize(ncols);
   for (auto& c : t.columns) {
     c.num_rows = rows;
     c.offsets  = device_buffer<std::int64_t>(rows + 1, s);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
   }
-  if (first_data) {  // the header record: parse its input bytes on the host with the reference
+  if (p.first_data) {  // the header record: parse its input bytes on the host with the reference
     std::uint64_t const end = std::min<std::uint64_t>(sc.n, read_one(b.record_ends.data(), s) + 1);
     std::string bytes(end, '\0');
     if (end) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bytes.data(), sc.in, end, cudaMemcpyDeviceToHost, s));
@@ -261,11 +277,12 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch con
   }
   if (rows == 0 || ncols == 0) {
     for (auto& c : t.columns) c.chars = device_buffer<char>(0, s);
-    return t;
+    p.done = true;
+    return p;
   }
   device_buffer<std::int64_t> lens(rows * ncols, s);
   dsv_lengths_kernel<<<grid_for(rows * ncols, block_threads), block_threads, 0, s>>>(
-    b.field_kept_ends.data(), rows, ncols, fpr, first_data, lens.data());
+    b.field_kept_ends.data(), rows, ncols, p.fpr, p.first_data, lens.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   {
     std::size_t bytes = 0;
@@ -277,33 +294,60 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch con
                                                       t.columns[j].offsets.data() + 1, rows, s));
   }
   // Column sizes: one small kernel gathers every column's offsets[rows], one copy reads them back.
-  std::vector<column_target> targets(ncols);
-  for (std::uint64_t j = 0; j < ncols; ++j) targets[j] = {t.columns[j].offsets.data(), nullptr};
-  device_buffer<column_target> d_targets(ncols, s);
-  device_buffer<std::int64_t> d_sizes(ncols, s);
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
+  p.targets.resize(ncols);
+  for (std::uint64_t j = 0; j < ncols; ++j) p.targets[j] = {t.columns[j].offsets.data(), nullptr};
+  p.d_targets = device_buffer<column_target>(ncols, s);
+  p.d_sizes   = device_buffer<std::int64_t>(ncols, s);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p.d_targets.data(), p.targets.data(), ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
-  dsv_column_sizes_kernel<<<1, 256, 0, s>>>(d_targets.data(), rows, ncols, d_sizes.data());
+  dsv_column_sizes_kernel<<<1, 256, 0, s>>>(p.d_targets.data(), rows, ncols, p.d_sizes.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
-  std::vector<std::int64_t> sizes(ncols);
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(sizes.data(), d_sizes.data(), ncols * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  for (std::uint64_t j = 0; j < ncols; ++j) {
-    t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(sizes[j]), s);
-    targets[j].chars   = t.columns[j].chars.data();
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(host_sizes, p.d_sizes.data(), ncols * sizeof(std::int64_t),
+                                    cudaMemcpyDeviceToHost, s));
+  return p;
+}
+
+/**
+ * @brief Step 6, second half: allocates the chars of every column (sizes in `host_sizes`, which
+ * the caller has waited for) and launches the scatter of the field bytes into them on `s` (a
+ * third walk over the input, no intermediate buffer).
+ */
+inline device_dsv_table dsv_materialize_end(dsv_pending&& p, dsv_boundaries const& b, dsv_scratch const& sc,
+                                            std::int64_t const* host_sizes, cudaStream_t s)
+{
+  using namespace dsv_gpu;
+  if (p.done) return std::move(p.table);
+  device_dsv_table& t = p.table;
+  for (std::uint64_t j = 0; j < p.ncols; ++j) {
+    t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(host_sizes[j]), s);
+    p.targets[j].chars = t.columns[j].chars.data();
   }
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d_targets.data(), targets.data(), ncols * sizeof(column_target),
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p.d_targets.data(), p.targets.data(), p.ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
   if (b.kept_bytes > 0) {
     dsv_scatter_kernel<<<sc.blocks, block_threads, 0, s>>>(sc.m, sc.in, sc.n, sc.chunks, sc.start.data(),
                                                            sc.packed.data(), sc.block_base.data(),
-                                                           b.field_kept_ends.data(), b.num_fields, fpr, first_data,
-                                                           b.num_records, ncols, d_targets.data());
+                                                           b.field_kept_ends.data(), b.num_fields, p.fpr,
+                                                           p.first_data, b.num_records, p.ncols,
+                                                           p.d_targets.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
   }
-  // `targets` (pageable) was staged by cudaMemcpyAsync before it returned; d_targets and lens are
-  // freed stream-ordered after the scatter.
-  return t;
+  // p.targets (pageable) was staged by cudaMemcpyAsync before it returned; d_targets is freed
+  // stream-ordered after the scatter.
+  return std::move(p.table);
+}
+
+/**
+ * @brief Step 6 in one call: dsv_materialize_begin, the sizes read back, dsv_materialize_end.
+ * @note synchronizes `s` (to size each column's chars; and for a header record).
+ */
+inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
+                                        bool header, cudaStream_t s)
+{
+  std::vector<std::int64_t> sizes(std::max<std::uint64_t>(b.num_columns, 1));
+  dsv_pending p = dsv_materialize_begin(b, sc, d, header, s, sizes.data());
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  return dsv_materialize_end(std::move(p), b, sc, sizes.data(), s);
 }
 
 /** @brief Copies [0, n) of `src` into `dst` with up to `threads` host threads. */
@@ -386,7 +430,9 @@ struct dsv_batch {
  * buffers (pageable input only, with `copy_threads` host threads) and issues its host-to-device
  * copy on a copy stream while batch k is parsed on a compute stream. The bytes after the last
  * complete record of a batch are carried (device to device) in front of the next batch, so a
- * record may span any number of batches.
+ * record may span any number of batches. With `materialize`, batch k's columns are built on a
+ * third stream and handed to the callback after batch k + 1 is parsed, so the GPU materialises one
+ * batch while the host waits for the next batch's parse (three device parse buffers).
  *
  * Keeps its streams, events, pinned staging and device windows between calls to parse() (pinning
  * hundreds of MB costs far more than copying them): reuse one streamer for many inputs.
@@ -398,27 +444,37 @@ class dsv_streamer {
     FASTPAIR_EXPECTS(opt.batch_bytes >= 1, "dsv_streamer: batch_bytes must be >= 1");
     FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking));
     FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking));
+    FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&mat_, cudaStreamNonBlocking));
     for (int i = 0; i < 2; ++i) {
       FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&copied_[i], cudaEventDisableTiming));
       FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&consumed_[i], cudaEventDisableTiming));
+      FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&sized_[i], cudaEventDisableTiming));
     }
+    for (auto& e : scattered_) FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&delivered_, cudaEventDisableTiming));
   }
   dsv_streamer(dsv_streamer const&)            = delete;
   dsv_streamer& operator=(dsv_streamer const&) = delete;
   ~dsv_streamer()
   {
     (void)cudaStreamSynchronize(copy_);
+    (void)cudaStreamSynchronize(mat_);
     (void)cudaStreamSynchronize(compute_);
     for (auto& b : window_) b = device_buffer<char>();
     for (auto& b : parse_) b = device_buffer<char>();
     (void)cudaStreamSynchronize(compute_);
     for (int i = 0; i < 2; ++i) {
       if (staging_[i]) (void)cudaFreeHost(staging_[i]);
+      if (sizes_[i]) (void)cudaFreeHost(sizes_[i]);
       (void)cudaEventDestroy(copied_[i]);
       (void)cudaEventDestroy(consumed_[i]);
+      (void)cudaEventDestroy(sized_[i]);
     }
+    for (auto& e : scattered_) (void)cudaEventDestroy(e);
+    (void)cudaEventDestroy(delivered_);
     (void)cudaStreamDestroy(copy_);
     (void)cudaStreamDestroy(compute_);
+    (void)cudaStreamDestroy(mat_);
   }
 
   /**
@@ -490,11 +546,36 @@ class dsv_streamer {
       (void)cudaStreamSynchronize(copy_);  // no copy into a window outlives this call
     };
 
+    // Batch k is parsed on compute_ (host syncs: totals, status); its materialisation runs on
+    // mat_ in two halves: the first (lengths, offsets, column sizes to pinned memory) right after
+    // the parse, the second (chars, scatter) and the callback after batch k + 1 is parsed. So the
+    // GPU works on one batch's materialisation while the host waits for the next batch's parse,
+    // and the other way round. Three parse buffers: batch k's input is read by its scatter while
+    // batches k + 1 and k + 2 are copied in.
+    std::optional<in_flight> pending;
+    std::uint64_t data_records = 0;  // data records of the batches parsed so far
+    auto deliver = [&] {  // the second half of `pending`'s materialisation, then its callback
+      in_flight& f = *pending;
+      device_dsv_table table;
+      if (opt_.materialize) {
+        FASTPAIR_CUDA_TRY(cudaEventSynchronize(sized_[f.sizes_slot]));
+        table = detail::dsv_materialize_end(std::move(f.mat), f.b, f.scratch, sizes_[f.sizes_slot], mat_);
+        FASTPAIR_CUDA_TRY(cudaEventRecord(scattered_[f.buffer], mat_));
+        FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[f.buffer], 0));  // the table on compute_
+      }
+      dsv_batch const batch{f.byte_base, f.first_record, &f.b, opt_.materialize ? &table : nullptr, compute_};
+      callback(batch);
+      // The caller's work on compute_ may read the table (allocated on mat_) and the boundaries and
+      // scratch (allocated on compute_): both are freed after it.
+      FASTPAIR_CUDA_TRY(cudaEventRecord(delivered_, compute_));
+      FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(mat_, delivered_, 0));
+      table = device_dsv_table();
+      pending.reset();
+    };
     try {
       int cur                    = 0;
       std::size_t carry          = 0;
       std::uint64_t record_base  = 0;  // records (header included) before the parse buffer
-      std::uint64_t data_records = 0;  // data records before the parse buffer
       std::int64_t ncols_known   = d.expected_fields;
       for (std::size_t w = 0; w < nwin; ++w) {
         int const slot = static_cast<int>(w % 2);
@@ -529,30 +610,52 @@ class dsv_streamer {
         po.input_ends       = true;
         po.byte_base        = lo - carry;
         po.record_base      = record_base;
-        detail::dsv_scratch scratch;
-        dsv_boundaries const b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse_[cur].data()),
-                                                        need, d, po, opt_.materialize ? &scratch : nullptr, compute_);
+        in_flight next;
+        try {
+          next.b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse_[cur].data()), need, d, po,
+                                          opt_.materialize ? &next.scratch : nullptr, compute_);
+        } catch (...) {
+          if (pending) deliver();  // every batch before the error reaches the callback
+          throw;
+        }
+        dsv_boundaries const& b = next.b;
         if (b.num_records > 0 && ncols_known < 0) ncols_known = static_cast<std::int64_t>(b.num_columns);
-        device_dsv_table table;
-        if (opt_.materialize) table = detail::dsv_materialize(b, scratch, d, po.header, compute_);
-        dsv_batch const batch{po.byte_base, data_records, &b, opt_.materialize ? &table : nullptr, compute_};
-        callback(batch);
+        next.byte_base    = po.byte_base;
+        next.first_record = data_records;
+        next.buffer       = cur;
+        next.sizes_slot   = static_cast<int>(w % 2);
         data_records += b.num_records - (po.header && b.num_records > 0 ? 1 : 0);
         record_base += b.num_records;
+        if (pending) deliver();  // batch w - 1
+        if (opt_.materialize) {
+          // b and the scratch were written on compute_, which dsv_parse_pass has synchronised.
+          reserve_sizes(next.sizes_slot, b.num_columns);
+          next.mat = detail::dsv_materialize_begin(b, next.scratch, d, po.header, mat_, sizes_[next.sizes_slot]);
+          FASTPAIR_CUDA_TRY(cudaEventRecord(sized_[next.sizes_slot], mat_));
+        }
         std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
+        int const other              = (cur + 1) % 3;
         if (next_carry) {
-          int const other            = cur ^ 1;
           std::size_t const next_len = std::min(B, n - std::min(n, lo + B));
+          // parse_[other] was batch w - 2's input: its scatter must be done before it is overwritten.
+          FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[other], 0));
           if (parse_[other].size() < next_carry + next_len)
             parse_[other] = device_buffer<char>(next_carry + std::max(next_len, B), compute_);
           FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse_[other].data(), parse_[cur].data() + b.consumed_bytes, next_carry,
                                             cudaMemcpyDeviceToDevice, compute_));
-          cur = other;
+        } else {
+          FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[other], 0));
         }
+        cur   = other;
         carry = next_carry;
+        pending.emplace(std::move(next));
       }
+      if (pending) deliver();
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(compute_));
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(mat_));
     } catch (...) {
+      pending.reset();
+      (void)cudaStreamSynchronize(mat_);
       stop_producer();
       throw;
     }
@@ -579,13 +682,39 @@ class dsv_streamer {
     }
   }
 
+  /** A parsed batch whose materialisation and callback are still to come. */
+  struct in_flight {
+    dsv_boundaries b;
+    detail::dsv_scratch scratch;
+    detail::dsv_pending mat;
+    std::uint64_t byte_base = 0, first_record = 0;
+    int buffer = 0, sizes_slot = 0;  // parse_[buffer] holds its input; sizes_[sizes_slot] its column sizes
+  };
+
+  /** Pinned room for `ncols` column sizes in slot `i` (kept between batches and calls). */
+  void reserve_sizes(int i, std::uint64_t ncols)
+  {
+    if (sizes_cap_[i] >= std::max<std::uint64_t>(ncols, 1)) return;
+    if (sizes_[i]) FASTPAIR_CUDA_TRY(cudaFreeHost(sizes_[i]));
+    sizes_[i]     = nullptr;
+    sizes_cap_[i] = 0;
+    std::uint64_t const cap = std::max<std::uint64_t>(ncols, 64);
+    FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&sizes_[i]), cap * sizeof(std::int64_t)));
+    sizes_cap_[i] = cap;
+  }
+
   dsv_stream_options opt_;
-  cudaStream_t copy_ = nullptr, compute_ = nullptr;
+  cudaStream_t copy_ = nullptr, compute_ = nullptr, mat_ = nullptr;
   cudaEvent_t copied_[2] = {nullptr, nullptr}, consumed_[2] = {nullptr, nullptr};
+  cudaEvent_t sized_[2]  = {nullptr, nullptr};           // column sizes of a batch copied back
+  cudaEvent_t scattered_[3] = {nullptr, nullptr, nullptr};  // the scatter reading parse_[i] is done
+  cudaEvent_t delivered_    = nullptr;                    // the callback's work on compute_ is queued
   char* staging_[2]          = {nullptr, nullptr};
   std::size_t staging_bytes_ = 0;
+  std::int64_t* sizes_[2]        = {nullptr, nullptr};
+  std::uint64_t sizes_cap_[2]    = {0, 0};
   device_buffer<char> window_[2];
-  device_buffer<char> parse_[2];
+  device_buffer<char> parse_[3];
 };
 
 /** @brief A one-shot dsv_streamer: `dsv_streamer(opt).parse(input, d, callback)`. @see dsv_streamer */
