@@ -654,8 +654,9 @@ class dsv_streamer {
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(compute_));
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(mat_));
     } catch (...) {
-      pending.reset();
+      (void)cudaStreamSynchronize(compute_);  // nothing queued still reads what `pending` owns
       (void)cudaStreamSynchronize(mat_);
+      pending.reset();
       stop_producer();
       throw;
     }
