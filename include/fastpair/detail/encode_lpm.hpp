@@ -81,6 +81,19 @@ class table_arena {
   void* p_ = nullptr;
 };
 
+/** @brief The bytes of a `len`-byte token inside a window (len in 0..16): low and high u64 masks. */
+struct byte_masks {
+  std::uint64_t lo, hi;
+};
+constexpr byte_masks len_mask_of(unsigned len) noexcept
+{
+  return {low_bytes_mask(len), len > 8 ? low_bytes_mask(len - 8) : 0};
+}
+inline constexpr byte_masks len_masks[17] = {
+  len_mask_of(0),  len_mask_of(1),  len_mask_of(2),  len_mask_of(3),  len_mask_of(4),  len_mask_of(5),
+  len_mask_of(6),  len_mask_of(7),  len_mask_of(8),  len_mask_of(9),  len_mask_of(10), len_mask_of(11),
+  len_mask_of(12), len_mask_of(13), len_mask_of(14), len_mask_of(15), len_mask_of(16)};
+
 /** @brief Exact longest-prefix matcher over tokens of 1..16 bytes with ids < 65 536. */
 class lpm_matcher {
  public:
@@ -217,8 +230,10 @@ class lpm_matcher {
     std::uint32_t c = cand & ~3u;
     while (c != 0) {
       unsigned const len     = 32u - static_cast<unsigned>(count_leading_zeros(c));
-      std::uint64_t const lo = len >= 8 ? w.lo : (w.lo & low_bytes_mask(len));
-      std::uint64_t const hi = len > 8 ? (w.hi & low_bytes_mask(len - 8)) : 0;
+      // The token's bytes by a table lookup, not a branch: which side of 8 bytes len lies on is
+      // a coin flip on text with 65 536 tokens (docs/ENCODERS.md, 2026-11-30).
+      std::uint64_t const lo = w.lo & len_masks[len].lo;
+      std::uint64_t const hi = w.hi & len_masks[len].hi;
       std::uint64_t const h   = hash_of(lo, hi, len);
       std::uint32_t const tag = tag_of(h, len);
       std::size_t i           = static_cast<std::size_t>(h >> slot_shift_);
