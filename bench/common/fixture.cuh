@@ -26,17 +26,18 @@
 
 namespace fastpair::bench {
 
-/** Bytes of decoded output each benchmark column is tiled to (env FASTPAIR_BENCH_BYTES). */
-inline std::uint64_t target_bytes()
+/** A byte count from the environment, also in floating-point notation ("4e9"); `fallback` if unset. */
+inline std::uint64_t env_bytes(char const* var, std::uint64_t fallback)
 {
-  if (char const* e = std::getenv("FASTPAIR_BENCH_BYTES")) return std::strtoull(e, nullptr, 10);
-  return 1'000'000'000ull;
+  char const* e = std::getenv(var);
+  return e ? static_cast<std::uint64_t>(std::strtod(e, nullptr)) : fallback;
 }
+/** Bytes of decoded output each benchmark column is tiled to (env FASTPAIR_BENCH_BYTES). */
+inline std::uint64_t target_bytes() { return env_bytes("FASTPAIR_BENCH_BYTES", 1'000'000'000ull); }
 /** Text bytes of each shared column used to train and encode (env FASTPAIR_BENCH_SOURCE_BYTES). */
 inline std::size_t source_bytes()
 {
-  if (char const* e = std::getenv("FASTPAIR_BENCH_SOURCE_BYTES")) return std::strtoull(e, nullptr, 10);
-  return 4u << 20;  // the first 4 MiB, as in ANCHORS.md §1
+  return env_bytes("FASTPAIR_BENCH_SOURCE_BYTES", 4u << 20);  // the first 4 MiB, as in ANCHORS.md §1
 }
 
 /** A benchmark input: the tiled column on the device, its stats, and an output buffer. */

@@ -243,7 +243,7 @@ struct dsv_pending {
 };
 
 /**
- * @brief Per-column lengths, offsets (cub InclusiveSum per column) and the column sizes copied
+ * @brief Every column's offsets (one cub InclusiveSum over all field lengths) and the sizes copied
  * to `host_sizes` (ncols entries; pinned memory keeps the copy asynchronous), all on `s`.
  * @note synchronizes `s` only for a header record (its bytes are parsed on the host).
  */
@@ -263,7 +263,6 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
   for (auto& c : t.columns) {
     c.num_rows = rows;
     c.offsets  = device_buffer<std::int64_t>(rows + 1, s);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
   }
   if (p.first_data) {  // the header record: parse its input bytes on the host with the reference
     std::uint64_t const end = std::min<std::uint64_t>(sc.n, read_one(b.record_ends.data(), s) + 1);
@@ -276,31 +275,32 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
     t.header           = parse_dsv_reference(bytes, hd).header;
   }
   if (rows == 0 || ncols == 0) {
-    for (auto& c : t.columns) c.chars = device_buffer<char>(0, s);
+    for (auto& c : t.columns) {
+      FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
+      c.chars = device_buffer<char>(0, s);
+    }
     p.done = true;
     return p;
   }
-  device_buffer<std::int64_t> lens(rows * ncols, s);
-  dsv_lengths_kernel<<<grid_for(rows * ncols, block_threads), block_threads, 0, s>>>(
-    b.field_kept_ends.data(), rows, ncols, p.fpr, p.first_data, lens.data());
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
-  {
-    std::size_t bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, bytes, lens.data(), t.columns[0].offsets.data() + 1,
-                                                    rows, s));
-    device_buffer<unsigned char> tmp(std::max<std::size_t>(bytes, 1), s);
-    for (std::uint64_t j = 0; j < ncols; ++j)
-      FASTPAIR_CUDA_TRY(cub::DeviceScan::InclusiveSum(tmp.data(), bytes, lens.data() + j * rows,
-                                                      t.columns[j].offsets.data() + 1, rows, s));
-  }
-  // Column sizes: one small kernel gathers every column's offsets[rows], one copy reads them back.
+  // Every column's offsets from one scan of all field lengths (column after column), then one
+  // kernel that subtracts each column's base and gathers the column sizes for one copy back.
   p.targets.resize(ncols);
   for (std::uint64_t j = 0; j < ncols; ++j) p.targets[j] = {t.columns[j].offsets.data(), nullptr};
   p.d_targets = device_buffer<column_target>(ncols, s);
   p.d_sizes   = device_buffer<std::int64_t>(ncols, s);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p.d_targets.data(), p.targets.data(), ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
-  dsv_column_sizes_kernel<<<1, 256, 0, s>>>(p.d_targets.data(), rows, ncols, p.d_sizes.data());
+  std::uint64_t const items = rows * ncols;
+  FASTPAIR_EXPECTS(items <= static_cast<std::uint64_t>(INT64_MAX), "parse_dsv: too many fields");
+  device_buffer<std::int64_t> running(items, s);
+  dsv_lengths_kernel<<<grid_for(items, block_threads), block_threads, 0, s>>>(b.field_kept_ends.data(), rows, ncols,
+                                                                             p.fpr, p.first_data, running.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  cub_call([&](void* tmp, std::size_t& bytes) {  // in place
+    return cub::DeviceScan::InclusiveSum(tmp, bytes, running.data(), running.data(), static_cast<std::int64_t>(items), s);
+  }, s);
+  dsv_offsets_kernel<<<grid_for((rows + 1) * ncols, block_threads), block_threads, 0, s>>>(
+    running.data(), rows, ncols, p.d_targets.data(), p.d_sizes.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(host_sizes, p.d_sizes.data(), ncols * sizeof(std::int64_t),
                                     cudaMemcpyDeviceToHost, s));
@@ -348,6 +348,25 @@ inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch con
   dsv_pending p = dsv_materialize_begin(b, sc, d, header, s, sizes.data());
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
   return dsv_materialize_end(std::move(p), b, sc, sizes.data(), s);
+}
+
+/**
+ * @brief The windows of a streamed input of `n` bytes in batches of `B`: window w is
+ * [edges[w], edges[w + 1]). B bytes each, except that an input of at least 8 B starts with windows
+ * of B/8, B/4, B/2 and ends with B/2, B/4, B/8: nothing overlaps the first window's copy or the
+ * last window's parse, so they are kept short. An empty input is one empty window.
+ */
+inline std::vector<std::size_t> dsv_window_edges(std::size_t n, std::size_t B)
+{
+  std::vector<std::size_t> e{0};
+  int const ramp = n >= 8 * B && B >= 8 ? 3 : 0;
+  for (int i = ramp; i > 0; --i) e.push_back(e.back() + (B >> i));
+  std::size_t tail = 0;
+  for (int i = 1; i <= ramp; ++i) tail += B >> i;
+  while (n - e.back() > tail) e.push_back(std::min(e.back() + B, n - tail));
+  for (int i = 1; i <= ramp; ++i) e.push_back(e.back() + (B >> i));
+  if (e.size() == 1) e.push_back(0);
+  return e;
 }
 
 /** @brief Copies [0, n) of `src` into `dst` with up to `threads` host threads. */
@@ -421,7 +440,9 @@ struct dsv_batch {
   std::uint64_t first_record = 0;          ///< data records (header not counted) before this batch
   dsv_boundaries const* boundaries = nullptr;  ///< complete records of the batch (+ a partial one, not in num_records)
   device_dsv_table const* table    = nullptr;  ///< the batch's columns when materialize, else null
-  cudaStream_t stream              = nullptr;  ///< the compute stream (the device data is ordered on it)
+  /// The stream the batch's device data are ready on: queue work that reads them here; they are
+  /// freed on it after the callback returns.
+  cudaStream_t stream = nullptr;
 };
 
 /**
@@ -432,7 +453,10 @@ struct dsv_batch {
  * complete record of a batch are carried (device to device) in front of the next batch, so a
  * record may span any number of batches. With `materialize`, batch k's columns are built on a
  * third stream and handed to the callback after batch k + 1 is parsed, so the GPU materialises one
- * batch while the host waits for the next batch's parse (three device parse buffers).
+ * batch while it parses the next (three device parse buffers). The callback's device work belongs
+ * on `dsv_batch::stream` (the third stream), which the parse stream never waits for. An input of
+ * at least 8 batches starts and ends with windows of 1/8, 1/4 and 1/2 batch (dsv_window_edges):
+ * the first copy and the last parse, which nothing overlaps, are short.
  *
  * Keeps its streams, events, pinned staging and device windows between calls to parse() (pinning
  * hundreds of MB costs far more than copying them): reuse one streamer for many inputs.
@@ -451,7 +475,6 @@ class dsv_streamer {
       FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&sized_[i], cudaEventDisableTiming));
     }
     for (auto& e : scattered_) FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&delivered_, cudaEventDisableTiming));
   }
   dsv_streamer(dsv_streamer const&)            = delete;
   dsv_streamer& operator=(dsv_streamer const&) = delete;
@@ -471,7 +494,6 @@ class dsv_streamer {
       (void)cudaEventDestroy(sized_[i]);
     }
     for (auto& e : scattered_) (void)cudaEventDestroy(e);
-    (void)cudaEventDestroy(delivered_);
     (void)cudaStreamDestroy(copy_);
     (void)cudaStreamDestroy(compute_);
     (void)cudaStreamDestroy(mat_);
@@ -488,7 +510,8 @@ class dsv_streamer {
     (void)detail::dsv_gpu::make_gpu_dfa(d);  // validates the dialect before the producer starts
     std::size_t const n    = input.size();
     std::size_t const B    = opt_.batch_bytes;
-    std::size_t const nwin = n == 0 ? 1 : (n + B - 1) / B;
+    std::vector<std::size_t> const edges = detail::dsv_window_edges(n, B);
+    std::size_t const nwin               = edges.size() - 1;
     unsigned const threads =
       opt_.copy_threads ? opt_.copy_threads : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
     cudaPointerAttributes attr{};
@@ -512,7 +535,7 @@ class dsv_streamer {
             cv.wait(lk, [&] { return stop || w < 2 || consumed + 1 >= w; });  // window w-2 consumed (recorded)
             if (stop) return;
           }
-          std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
+          std::size_t const lo = edges[w], len = edges[w + 1] - lo;
           char const* src = input.data() + lo;
           if (len > 0 && !src_pinned) {
             if (w >= 2) FASTPAIR_CUDA_TRY(cudaEventSynchronize(copied_[slot]));  // staging slot free
@@ -549,9 +572,8 @@ class dsv_streamer {
     // Batch k is parsed on compute_ (host syncs: totals, status); its materialisation runs on
     // mat_ in two halves: the first (lengths, offsets, column sizes to pinned memory) right after
     // the parse, the second (chars, scatter) and the callback after batch k + 1 is parsed. So the
-    // GPU works on one batch's materialisation while the host waits for the next batch's parse,
-    // and the other way round. Three parse buffers: batch k's input is read by its scatter while
-    // batches k + 1 and k + 2 are copied in.
+    // GPU materialises batch k on mat_ while it parses batch k + 2 on compute_. Three parse
+    // buffers: batch k's input is read by its scatter while batches k + 1 and k + 2 are copied in.
     std::optional<in_flight> pending;
     std::uint64_t data_records = 0;  // data records of the batches parsed so far
     auto deliver = [&] {  // the second half of `pending`'s materialisation, then its callback
@@ -561,14 +583,14 @@ class dsv_streamer {
         FASTPAIR_CUDA_TRY(cudaEventSynchronize(sized_[f.sizes_slot]));
         table = detail::dsv_materialize_end(std::move(f.mat), f.b, f.scratch, sizes_[f.sizes_slot], mat_);
         FASTPAIR_CUDA_TRY(cudaEventRecord(scattered_[f.buffer], mat_));
-        FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[f.buffer], 0));  // the table on compute_
       }
-      dsv_batch const batch{f.byte_base, f.first_record, &f.b, opt_.materialize ? &table : nullptr, compute_};
+      // The batch is complete on mat_ (its parse finished before anything of it was queued there):
+      // the callback's work goes there, and the batch's buffers are freed there after it. The
+      // parse stream never waits for a scatter or a callback (it did until 2026-11-30: each batch's
+      // scatter then ran alone between two parses, docs/DSV.md).
+      dsv_batch const batch{f.byte_base, f.first_record, &f.b, opt_.materialize ? &table : nullptr, mat_};
       callback(batch);
-      // The caller's work on compute_ may read the table (allocated on mat_) and the boundaries and
-      // scratch (allocated on compute_): both are freed after it.
-      FASTPAIR_CUDA_TRY(cudaEventRecord(delivered_, compute_));
-      FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(mat_, delivered_, 0));
+      f.free_on(mat_);
       table = device_dsv_table();
       pending.reset();
     };
@@ -584,7 +606,7 @@ class dsv_streamer {
           cv.wait(lk, [&] { return issued > w; });
           if (producer_error) std::rethrow_exception(producer_error);
         }
-        std::size_t const lo = w * B, len = std::min(B, n - std::min(n, lo));
+        std::size_t const lo = edges[w], len = edges[w + 1] - lo;
         std::size_t const need = carry + len;
         if (parse_[cur].size() < need) {  // grow, keeping the carry
           device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), compute_);
@@ -636,7 +658,7 @@ class dsv_streamer {
         std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
         int const other              = (cur + 1) % 3;
         if (next_carry) {
-          std::size_t const next_len = std::min(B, n - std::min(n, lo + B));
+          std::size_t const next_len = w + 2 < edges.size() ? edges[w + 2] - edges[w + 1] : 0;
           // parse_[other] was batch w - 2's input: its scatter must be done before it is overwritten.
           FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[other], 0));
           if (parse_[other].size() < next_carry + next_len)
@@ -690,6 +712,15 @@ class dsv_streamer {
     detail::dsv_pending mat;
     std::uint64_t byte_base = 0, first_record = 0;
     int buffer = 0, sizes_slot = 0;  // parse_[buffer] holds its input; sizes_[sizes_slot] its column sizes
+
+    /** Frees the boundaries and the scratch (allocated on the parse stream) on `s`, after its work. */
+    void free_on(cudaStream_t s)
+    {
+      for (auto* u64 : {&b.field_ends, &b.field_kept_ends, &b.record_fields, &b.record_ends}) u64->set_stream(s);
+      scratch.start.set_stream(s);
+      scratch.packed.set_stream(s);
+      scratch.block_base.set_stream(s);
+    }
   };
 
   /** Pinned room for `ncols` column sizes in slot `i` (kept between batches and calls). */
@@ -709,7 +740,6 @@ class dsv_streamer {
   cudaEvent_t copied_[2] = {nullptr, nullptr}, consumed_[2] = {nullptr, nullptr};
   cudaEvent_t sized_[2]  = {nullptr, nullptr};           // column sizes of a batch copied back
   cudaEvent_t scattered_[3] = {nullptr, nullptr, nullptr};  // the scatter reading parse_[i] is done
-  cudaEvent_t delivered_    = nullptr;                    // the callback's work on compute_ is queued
   char* staging_[2]          = {nullptr, nullptr};
   std::size_t staging_bytes_ = 0;
   std::int64_t* sizes_[2]        = {nullptr, nullptr};

@@ -253,6 +253,38 @@ TEST_CASE("dsv gpu: a quoted field spanning many chunks and blocks", "[gpu][dsv]
   check_matches(std::string(len, 'x') + "\n", csv(), {len / 5 + 1});  // a long unquoted field
 }
 
+TEST_CASE("dsv streamer: window schedule", "[dsv]")
+{
+  using fastpair::detail::dsv_window_edges;
+  CHECK(dsv_window_edges(0, 64) == std::vector<std::size_t>{0, 0});
+  CHECK(dsv_window_edges(5, 64) == std::vector<std::size_t>{0, 5});
+  CHECK(dsv_window_edges(130, 64) == std::vector<std::size_t>{0, 64, 128, 130});
+  // 512 = 8 + 16 + 32 | 6 x 64 + 16 (the rest before the tail) | 32 + 16 + 8
+  CHECK(dsv_window_edges(512, 64) ==
+        std::vector<std::size_t>{0, 8, 24, 56, 120, 184, 248, 312, 376, 440, 456, 488, 504, 512});
+  for (std::size_t B : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{64}, std::size_t{999}}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, B, 8 * B - 1, 8 * B, 8 * B + 1, 37 * B + 5}) {
+      INFO("n " << n << " B " << B);
+      auto const e = dsv_window_edges(n, B);
+      REQUIRE(e.size() >= 2);
+      CHECK(e.front() == 0);
+      CHECK(e.back() == n);
+      for (std::size_t w = 0; w + 1 < e.size(); ++w) {
+        CHECK(e[w + 1] - e[w] <= B);
+        if (n > 0) CHECK(e[w + 1] > e[w]);  // no empty window unless the input is empty
+      }
+      if (n >= 8 * B && B >= 8) {  // the ramps: B/8, B/4, B/2 first, B/2, B/4, B/8 last
+        CHECK(e[1] - e[0] == B / 8);
+        CHECK(e[3] - e[2] == B / 2);
+        CHECK(e[e.size() - 1] - e[e.size() - 2] == B / 8);
+        CHECK(e[e.size() - 3] - e[e.size() - 4] == B / 2);
+      } else {
+        CHECK(e.size() - 1 == std::max<std::size_t>(1, (n + B - 1) / B));
+      }
+    }
+  }
+}
+
 TEST_CASE("dsv gpu: streamed from host with small batches (records spanning batches)", "[gpu][dsv]")
 {
   std::string s;

@@ -68,6 +68,13 @@ class device_buffer {
   T* data() noexcept { return ptr_; }
   T const* data() const noexcept { return ptr_; }
   std::size_t size() const noexcept { return size_; }
+  /** @brief The stream the memory will be freed on. */
+  cudaStream_t stream() const noexcept { return stream_; }
+  /**
+   * @brief Frees the memory on `s` instead (as rmm::device_buffer::set_stream): the caller makes
+   * sure that every use of the memory is ordered before the work queued on `s` after this call.
+   */
+  void set_stream(cuda::stream_ref s) noexcept { stream_ = s.get(); }
   void swap(device_buffer& o) noexcept
   {
     std::swap(ptr_, o.ptr_);
