@@ -33,12 +33,21 @@ int main(int argc, char* argv[])
         if (tag == "gpu") { ++gpu_cases; break; }
     }
     if (gpu_cases > 0) {
-      // Restrict the run to the non-GPU cases the filter selects.
+      // Restrict the run to the non-GPU cases the filter selects. Catch2 ORs separate entries and
+      // comma-separated alternatives, so "~[gpu]" goes in front of each alternative (in front:
+      // after a name pattern, "*~[gpu]" would be read as one name and match nothing).
       std::vector<std::string> filters = cfg.testsOrTags;
-      if (filters.empty()) filters.push_back("*");
-      // Catch2 ORs separate testsOrTags entries, so exclude [gpu] from each alternative.
+      if (filters.empty()) filters.push_back("");
       cfg.testsOrTags.clear();
-      for (auto const& f : filters) cfg.testsOrTags.push_back(f + "~[gpu]");
+      for (auto const& f : filters) {
+        std::string spec = "~[gpu]";
+        for (std::size_t i = 0; i < f.size(); ++i) {
+          spec += f[i];
+          if (f[i] == '\\' && i + 1 < f.size()) spec += f[++i];  // an escaped character
+          else if (f[i] == ',') spec += "~[gpu]";
+        }
+        cfg.testsOrTags.push_back(spec);
+      }
       session.useConfigData(cfg);
     }
     std::printf("fastpair: no CUDA device: skipped %zu [gpu] test cases (of %zu selected)\n",
