@@ -51,14 +51,29 @@ struct prepared {
   string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), dcol.num_rows(), chars.size()}; }
 };
 
-/** The encoded (untiled) column `name` with codec `kind`, cached. */
+/** The encoded (untiled) column `name` with codec `kind`, cached; `name` may end in ":exact" or
+ *  ":bytes" (dictionary-order A/B, see below). */
 inline compressed_column const& get_source(std::string const& name, codec kind)
 {
   static std::map<std::string, compressed_column> cache;
   std::string const key = name + "/" + codec_name(kind);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  auto const rows = testing::load_column(name, source_bytes());
-  return cache.emplace(key, compress(rows, kind)).first->second;
+  // Dictionary-order A/B: "<column>:exact" = the column with its tokens renumbered by their exact
+  // frequency (order_tokens_by_frequency); "<column>:bytes" = trained with token_order::bytes.
+  auto const suffix = [&](std::string const& sfx) {
+    return name.size() > sfx.size() && name.compare(name.size() - sfx.size(), sfx.size(), sfx) == 0;
+  };
+  if (suffix(":exact"))
+    return cache.emplace(key, order_tokens_by_frequency(get_source(name.substr(0, name.size() - 6), kind)))
+      .first->second;
+  train_options opt;
+  std::string base = name;
+  if (suffix(":bytes")) {
+    opt.order = token_order::bytes;
+    base      = name.substr(0, name.size() - 6);
+  }
+  auto const rows = testing::load_column(base, source_bytes());
+  return cache.emplace(key, compress(rows, kind, opt)).first->second;
 }
 
 /** The W the paper's rule picks for a column (W = 16 iff > 60 % of coded tokens exceed 8 bytes). */

@@ -253,15 +253,46 @@ TEST_CASE("train: options and dictionary order", "[encode]")
   SECTION("OnPair insertion order keeps byte b at id b")
   {
     fastpair::train_options opt;
-    opt.sort_dictionary = false;
+    opt.order = fastpair::token_order::insertion;
     fastpair::dictionary const d = fastpair::train_onpair(rows, 12, opt);
     for (int b = 0; b < 256; ++b) REQUIRE((d.length(b) == 1 && d.data(b)[0] == b));
     check_round_trip(rows, codec::onpair12, opt);
   }
-  SECTION("OnPair sorted order is strictly increasing")
+  SECTION("OnPair byte order is strictly increasing")
   {
-    fastpair::dictionary const d = fastpair::train_onpair(rows, 16);
+    fastpair::train_options opt;
+    opt.order = fastpair::token_order::bytes;
+    fastpair::dictionary const d = fastpair::train_onpair(rows, 16, opt);
     for (std::size_t i = 1; i < d.size(); ++i) REQUIRE(d.token(i - 1) < d.token(i));
+    check_round_trip(rows, codec::onpair16, opt);
+  }
+  SECTION("OnPair frequency order: the byte-ordered tokens, by descending use, ties by bytes")
+  {
+    // A fixed threshold scans the whole column (no byte budget), so the uses counted in training
+    // are exactly the code counts of encoding the column.
+    fastpair::train_options opt, by_bytes;
+    opt.onpair_fixed_threshold = by_bytes.onpair_fixed_threshold = 40;
+    by_bytes.order                = fastpair::token_order::bytes;
+    fastpair::dictionary const d  = fastpair::train_onpair(rows, 16, opt);
+    fastpair::dictionary const db = fastpair::train_onpair(rows, 16, by_bytes);
+    REQUIRE(d.size() > 300);
+    REQUIRE(d.size() < 65536);  // not full: every row was scanned
+    std::vector<std::string_view> a;
+    for (std::size_t i = 0; i < d.size(); ++i) a.push_back(d.token(i));
+    std::vector<std::string_view> sorted_a(a);
+    std::sort(sorted_a.begin(), sorted_a.end());
+    std::vector<std::string_view> b;
+    for (std::size_t i = 0; i < db.size(); ++i) b.push_back(db.token(i));
+    REQUIRE(sorted_a == b);  // the same tokens
+    auto const col   = fastpair::encode(rows, codec::onpair16, d);
+    auto const codes = fastpair::unpack_codes(col);
+    std::vector<std::uint64_t> uses(d.size(), 0);
+    for (auto c : codes) ++uses[c];
+    for (std::size_t i = 1; i < d.size(); ++i) {
+      REQUIRE(uses[i - 1] >= uses[i]);
+      if (uses[i - 1] == uses[i]) REQUIRE(a[i - 1] < a[i]);
+    }
+    check_round_trip(rows, codec::onpair16, opt);
   }
   SECTION("fixed threshold")
   {
