@@ -7,7 +7,8 @@
 //                                       paper's rule: 16 iff > 60 % of tokens exceed 8 bytes)
 //   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1)
 //   copy/<column>/<codec>               a device-to-device copy of the same output size
-// Environment: FASTPAIR_BENCH_COLUMNS (comma list), FASTPAIR_BENCH_CODECS (comma list),
+// Environment: FASTPAIR_BENCH_COLUMNS (comma list; a name may end in ":bytes" or ":exact" for the
+// dictionary-order A/B, see common/fixture.cuh), FASTPAIR_BENCH_CODECS (comma list),
 // FASTPAIR_BENCH_BYTES, FASTPAIR_BENCH_SOURCE_BYTES, FASTPAIR_DATA_DIR.
 #include "common/suite.cuh"
 
