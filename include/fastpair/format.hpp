@@ -225,13 +225,28 @@ inline std::vector<std::uint8_t> pack_codes(codec c, std::uint16_t const* codes,
 {
   std::vector<std::uint8_t> out(packed_code_bytes(c, n), 0);
   if (code_bits(c) == 16) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n) std::memcpy(out.data(), codes, n * 2);
+#else
     for (std::uint64_t j = 0; j < n; ++j) {
       out[2 * j]     = static_cast<std::uint8_t>(codes[j]);
       out[2 * j + 1] = static_cast<std::uint8_t>(codes[j] >> 8);
     }
+#endif
     return out;
   }
-  for (std::uint64_t j = 0; j + 1 < n; j += 2) {  // two codes -> three bytes
+  std::uint64_t j0 = 0;
+  // Four codes -> six bytes, written as one 8-byte store (the two bytes past them are rewritten by
+  // the next group or left 0); only while those 8 bytes lie inside `out`.
+  for (; j0 + 4 <= n && j0 / 2 * 3 + 8 <= out.size(); j0 += 4) {
+    std::uint64_t const v = std::uint64_t{codes[j0] & 0xFFFu} | (std::uint64_t{codes[j0 + 1] & 0xFFFu} << 12) |
+                            (std::uint64_t{codes[j0 + 2] & 0xFFFu} << 24) |
+                            (std::uint64_t{codes[j0 + 3] & 0xFFFu} << 36);
+    std::uint8_t b[8];
+    for (int k = 0; k < 8; ++k) b[k] = static_cast<std::uint8_t>(v >> (8 * k));
+    std::memcpy(out.data() + j0 / 2 * 3, b, 8);
+  }
+  for (std::uint64_t j = j0; j + 1 < n; j += 2) {  // two codes -> three bytes
     std::uint32_t const v = (codes[j] & 0xFFFu) | (std::uint32_t{codes[j + 1] & 0xFFFu} << 12);
     std::uint64_t const b = j / 2 * 3;
     out[b]                = static_cast<std::uint8_t>(v);

@@ -8,8 +8,8 @@
  * Structure:
  * @code{.text}
  *  byte_id[256]               one-byte tokens
- *  len2[first 2 bytes]        bit L-1 set if some token of length L >= 2 starts with these 2 bytes
- *  id2[first 2 bytes]         the 2-byte token itself (valid when bit 1 of len2 is set)
+ *  len2[first 2 bytes]        bits 0..15: bit L-1 set if some token of length L >= 2 starts with
+ *                             these 2 bytes; bits 16..31: the 2-byte token's id (when bit 1 is set)
  *  filter_k[hash(first k)]    k in {3,4,6,8,12}: bit L-1 set if some token of length L >= k starts
  *                             with these k bytes
  *  slots (open addressing)    every token of 3..16 bytes: (length, 11 hash bits, id) in 4 bytes,
@@ -58,7 +58,7 @@ class table_arena {
       p_                  = std::aligned_alloc(huge, n);
       if (p_) {
         ::madvise(p_, n, MADV_HUGEPAGE);  // advice only: failure is harmless
-        std::memset(p_, 0, n);
+        std::memset(p_, 0, bytes);  // the rounding to whole huge pages is never read
         return;
       }
     }
@@ -112,17 +112,15 @@ class lpm_matcher {
     for (std::size_t c = mcap; c > 1; c >>= 1) --mask_shift_;
     // All tables in one zeroed block (cells first: 16-byte aligned).
     std::size_t const cells_bytes = std::max<std::size_t>(max_tokens, 1) * sizeof(window);
-    std::size_t const bytes       = cells_bytes + cap * 4 + 2 * 65536 * 2 + num_filters * mcap * 2;
+    std::size_t const bytes       = cells_bytes + cap * 4 + 65536 * 4 + num_filters * mcap * 2;
     arena_                        = table_arena(bytes);
     auto* at                      = static_cast<unsigned char*>(arena_.data());
     cells_                        = reinterpret_cast<window*>(at);
     at += cells_bytes;
     slots_ = reinterpret_cast<std::uint32_t*>(at);
     at += cap * 4;
-    len2_ = reinterpret_cast<std::uint16_t*>(at);
-    at += 65536 * 2;
-    id2_ = reinterpret_cast<std::uint16_t*>(at);
-    at += 65536 * 2;
+    len2_ = reinterpret_cast<std::uint32_t*>(at);
+    at += 65536 * 4;
     for (auto& f : filter_) {
       f = reinterpret_cast<std::uint16_t*>(at);
       at += mcap * 2;
@@ -144,8 +142,7 @@ class lpm_matcher {
     if (len == 2) {  // exact direct table: bit 1 of len2_ says the 2-byte token exists
       std::uint32_t const key = tok[0] | (std::uint32_t{tok[1]} << 8);
       if (len2_[key] & 2u) return false;
-      len2_[key] |= 2u;
-      id2_[key] = static_cast<std::uint16_t>(id);
+      len2_[key] |= 2u | (id << 16);
       return true;
     }
     window const w = token_window(tok, len);
@@ -248,7 +245,7 @@ class lpm_matcher {
       }
       c &= ~(1u << (len - 1));
     }
-    if (cand & 2u) return {id2_[w.lo & 0xFFFFu], 2};
+    if (cand & 2u) return {len2_[w.lo & 0xFFFFu] >> 16, 2};
     return {byte_id_[w.lo & 0xFFu], 1};
   }
 
@@ -301,8 +298,9 @@ class lpm_matcher {
   /// L >= filter_prefix[f], at the hash of their first filter_prefix[f] bytes.
   static constexpr int num_filters                  = 5;
   static constexpr unsigned filter_prefix[num_filters] = {3, 4, 6, 8, 12};
-  std::uint16_t* len2_ = nullptr;  ///< by first 2 bytes: lengths present (bit 1 exact)
-  std::uint16_t* id2_  = nullptr;  ///< by 2 bytes: id of that 2-byte token (if bit 1 set)
+  /// By first 2 bytes: lengths present (bits 1..15; bit 1 exact) | id of the 2-byte token << 16
+  /// (if bit 1 is set). One load gives both: the id is then in the line the lengths came from.
+  std::uint32_t* len2_ = nullptr;
   std::uint16_t* filter_[num_filters] = {};
   std::uint32_t byte_id_[256];
 };
