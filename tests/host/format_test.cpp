@@ -71,7 +71,7 @@ TEST_CASE("12-bit packing is LSB first", "[format]")
 TEST_CASE("code packing round trips at 12 and 16 bits, odd and even counts", "[format]")
 {
   codec const c           = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
-  std::size_t const n     = GENERATE(0, 1, 2, 3, 7, 64, 1001);
+  std::size_t const n     = GENERATE(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 64, 1001);  // 4..9: the 4-code stores' edge
   auto const codes        = random_codes(n, code_space(c), static_cast<std::uint32_t>(n) + 17);
   auto const packed       = pack_codes(c, codes.data(), codes.size());
   REQUIRE(packed.size() == packed_code_bytes(c, n));

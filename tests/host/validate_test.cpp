@@ -131,6 +131,26 @@ TEST_CASE("validate: dictionary content", "[validate]")
     auto col = make_column(codec::onpair16, {"ab", "cd", "ab"}, {{256}});
     CHECK_THROWS_WITH(validate(col), Contains("dictionary token 258") && Contains("duplicate"));
   }
+  SECTION("16-byte tokens: differing only in the last byte is fine, equal is a duplicate")
+  {
+    std::string const a(16, 'x');
+    std::string b = a;
+    b[15]         = 'y';
+    std::string c = a;
+    c[0]          = '\0';  // NUL bytes count as bytes
+    auto ok       = make_column(codec::onpair16, {a, b, c, "xx", std::string(15, 'x')}, {{256}});
+    CHECK_NOTHROW(validate(ok));
+    auto dup = make_column(codec::onpair16, {a, b, c, a}, {{256}});
+    CHECK_THROWS_WITH(validate(dup), Contains("dictionary token 259") && Contains("duplicate"));
+    // Many tokens (the set grows past its first slots): 60 000 distinct, then one repeat at the end.
+    std::vector<std::string> many;
+    for (int i = 0; i < 60000; ++i) many.push_back("t" + std::to_string(i));
+    auto big = make_column(codec::onpair16, many, {{256}});
+    CHECK_NOTHROW(validate(big));
+    many.push_back("t31337");
+    auto big_dup = make_column(codec::onpair16, many, {{256}});
+    CHECK_THROWS_WITH(validate(big_dup), Contains("dictionary token 60256") && Contains("duplicate"));
+  }
   SECTION("duplicate of a one-byte token")
   {
     auto col = make_column(codec::onpair16, {"a"}, {{97}});
