@@ -338,12 +338,26 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
 {
   host_strings const rows = words_column(4000, 2);
   fastpair::dictionary const d = fastpair::train(rows, codec::onpair16);
-  for (std::uint32_t stride : {1u, 7u, 128u, 768u}) {
-    fastpair::compressed_column col = fastpair::encode(rows, codec::onpair16, d, stride);
-    REQUIRE(col.sidecar_stride == stride);
-    auto const expect = col.sidecar;
-    fastpair::compute_sidecar(col);
-    REQUIRE(col.sidecar == expect);
+  // The encoder packs codes and advances the sidecar in chunks of 4 096 codes: strides below,
+  // equal to and above the chunk, and code counts that end mid-chunk, odd for 12-bit packing.
+  for (codec kind : {codec::onpair16, codec::onpair12}) {
+    fastpair::dictionary const dk = fastpair::train(rows, kind);
+    for (std::size_t n_rows : {std::size_t{1}, std::size_t{37}, std::size_t{900}, std::size_t{4000}}) {
+      host_strings part;
+      for (std::size_t r = 0; r < n_rows; ++r) part.push_back(rows.row(r));
+      for (std::uint32_t stride : {1u, 7u, 128u, 768u, 4096u, 5000u}) {
+        CAPTURE(fastpair::codec_name(kind), n_rows, stride);
+        fastpair::compressed_column col = fastpair::encode(part, kind, dk, stride);
+        REQUIRE(col.sidecar_stride == stride);
+        REQUIRE(col.codes.size() == fastpair::packed_code_bytes(kind, col.num_codes));
+        auto const expect = col.sidecar;
+        fastpair::compute_sidecar(col);
+        REQUIRE(col.sidecar == expect);
+        auto const codes = fastpair::unpack_codes(col);
+        REQUIRE(fastpair::pack_codes(kind, codes.data(), codes.size()) == col.codes);
+        REQUIRE(fastpair::decode_reference(col).chars == part.chars);
+      }
+    }
   }
   fastpair::compressed_column const col = fastpair::encode(rows, codec::onpair16, d);
   auto const h = fastpair::token_length_histogram(col);
