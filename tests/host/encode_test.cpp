@@ -338,8 +338,8 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
 {
   host_strings const rows = words_column(4000, 2);
   fastpair::dictionary const d = fastpair::train(rows, codec::onpair16);
-  // The encoder packs codes and advances the sidecar in chunks of 4 096 codes: strides below,
-  // equal to and above the chunk, and code counts that end mid-chunk, odd for 12-bit packing.
+  // Sidecar strides from 1 to above 4 096, columns from one row to thousands of rows (odd and even
+  // code counts for 12-bit packing): the stored sidecar and packed codes equal a recomputation.
   for (codec kind : {codec::onpair16, codec::onpair12}) {
     fastpair::dictionary const dk = fastpair::train(rows, kind);
     for (std::size_t n_rows : {std::size_t{1}, std::size_t{37}, std::size_t{900}, std::size_t{4000}}) {
