@@ -447,42 +447,6 @@ inline compressed_column tile_column(compressed_column const& col, std::uint64_t
   return t;
 }
 
-/**
- * @brief Renumbers a column's tokens by descending code frequency (ties: the old id), so that the
- * most used tokens get the smallest ids. The decoded bytes, row offsets and sidecar do not change.
- * FSST-12 keeps codes 0..255 (the byte literals, fixed by the format) and orders 256..N-1.
- *
- * Why: the GPU decoder gathers one dictionary entry per code. With hot tokens packed into a few
- * cache lines at the start of the planes, a warp's 32 gathers touch fewer distinct lines and hit
- * L1 more often (docs/DECODER.md, "Dictionary order").
- */
-inline compressed_column order_tokens_by_frequency(compressed_column const& col)
-{
-  std::size_t const n = col.dict.size();
-  auto codes          = unpack_codes(col);
-  std::vector<std::uint64_t> count(n, 0);
-  for (std::uint16_t c : codes)
-    if (c < n) ++count[c];
-  std::size_t const fixed = col.kind == codec::fsst12 ? std::min<std::size_t>(256, n) : 0;
-  std::vector<std::uint32_t> order(n);  // order[new id] = old id
-  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
-  std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(fixed), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return count[a] > count[b]; });
-  std::vector<std::uint16_t> new_id(n);
-  compressed_column out = col;
-  out.dict              = dictionary{};
-  out.dict.bytes.reserve(col.dict.bytes.size());
-  out.dict.offsets.reserve(n + 1);
-  for (std::size_t i = 0; i < n; ++i) {
-    new_id[order[i]] = static_cast<std::uint16_t>(i);
-    out.dict.push_back(col.dict.token(order[i]));
-  }
-  for (auto& c : codes)
-    if (c < n) c = new_id[c];  // an out-of-range code stays out of range (validation reports it)
-  out.codes = pack_codes(col.kind, codes.data(), codes.size());
-  return out;
-}
-
 static_assert(sizeof(std::uint16_t) == 2, "u16 codes");
 
 }  // namespace fastpair

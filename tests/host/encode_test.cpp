@@ -6,6 +6,8 @@
 #include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>
 
+#include "utils/columns.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,6 +21,7 @@ namespace {
 
 using fastpair::codec;
 using fastpair::host_strings;
+using fastpair::testing::make_column;
 
 constexpr codec all_codecs[] = {codec::onpair16, codec::onpair12, codec::fsst12};
 
@@ -314,6 +317,44 @@ TEST_CASE("train: options and dictionary order", "[encode]")
     fastpair::dictionary bad;
     CHECK_THROWS_AS(fastpair::encode(rows, codec::onpair16, bad), fastpair::format_error);
   }
+}
+
+TEST_CASE("order_tokens_by_frequency: same bytes, hot tokens first, FSST-12 literals fixed", "[encode]")
+{
+  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    CAPTURE(codec_name(kind));
+    // 256 bytes + "ab" (id 256) + "xyz" (257) + "q" is byte 113; uses: 257 x3, 113 x2, 256 x1.
+    auto const col = make_column(kind, {"ab", "xyz"}, {{257, 113, 257}, {}, {256, 113, 257}}, 2);
+    auto const hot = fastpair::order_tokens_by_frequency(col);
+    REQUIRE_NOTHROW(validate(hot));
+    CHECK(decode_reference(hot).chars == decode_reference(col).chars);
+    CHECK(decode_reference(hot).offsets == decode_reference(col).offsets);
+    CHECK(hot.sidecar == col.sidecar);
+    CHECK(hot.row_code_offsets == col.row_code_offsets);
+    CHECK(hot.dict.size() == col.dict.size());
+    CHECK(token_length_histogram(hot) == token_length_histogram(col));
+    auto const codes = unpack_codes(hot);
+    if (kind == codec::fsst12) {
+      for (int b = 0; b < 256; ++b) REQUIRE(hot.dict.token(b) == col.dict.token(b));
+      CHECK(hot.dict.token(256) == "xyz");  // 3 uses before "ab"'s 1
+      CHECK(hot.dict.token(257) == "ab");
+      CHECK(codes == std::vector<std::uint16_t>{256, 113, 256, 257, 113, 256});
+    } else {
+      CHECK(hot.dict.token(0) == "xyz");
+      CHECK(hot.dict.token(1) == "q");
+      CHECK(hot.dict.token(2) == "ab");
+      CHECK(hot.dict.token(3) == std::string_view("\0", 1));  // unused: old id order
+      CHECK(codes == std::vector<std::uint16_t>{0, 1, 0, 2, 1, 0});
+    }
+  }
+  // Untrusted input: validated first (a code past the dictionary, a truncated code stream).
+  auto bad      = make_column(codec::onpair16, {"ab"}, {{256, 97}});
+  bad.codes[2]  = 0x01;  // code 1 := 257, one past the dictionary's 257 tokens
+  bad.codes[3]  = 0x01;
+  CHECK_THROWS_AS(fastpair::order_tokens_by_frequency(bad), fastpair::format_error);
+  bad = make_column(codec::onpair16, {"ab"}, {{256, 97}});
+  bad.codes.pop_back();
+  CHECK_THROWS_AS(fastpair::order_tokens_by_frequency(bad), fastpair::format_error);
 }
 
 TEST_CASE("encode: any valid dictionary works, including FSST-12 tables that collide", "[encode]")

@@ -151,36 +151,6 @@ TEST_CASE("token_length_histogram counts codes, not dictionary entries", "[forma
   CHECK(mean_token_length(length_histogram{}) == 0.0);
 }
 
-TEST_CASE("order_tokens_by_frequency: same bytes, hot tokens first, FSST-12 literals fixed", "[format]")
-{
-  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
-    CAPTURE(codec_name(kind));
-    // 256 bytes + "ab" (id 256) + "xyz" (257) + "q" is byte 113; uses: 257 x3, 113 x2, 256 x1.
-    auto const col = make_column(kind, {"ab", "xyz"}, {{257, 113, 257}, {}, {256, 113, 257}}, 2);
-    auto const hot = order_tokens_by_frequency(col);
-    REQUIRE_NOTHROW(validate(hot));
-    CHECK(decode_reference(hot).chars == decode_reference(col).chars);
-    CHECK(decode_reference(hot).offsets == decode_reference(col).offsets);
-    CHECK(hot.sidecar == col.sidecar);
-    CHECK(hot.row_code_offsets == col.row_code_offsets);
-    CHECK(hot.dict.size() == col.dict.size());
-    CHECK(token_length_histogram(hot) == token_length_histogram(col));
-    auto const codes = unpack_codes(hot);
-    if (kind == codec::fsst12) {
-      for (int b = 0; b < 256; ++b) REQUIRE(hot.dict.token(b) == col.dict.token(b));
-      CHECK(hot.dict.token(256) == "xyz");  // 3 uses before "ab"'s 1
-      CHECK(hot.dict.token(257) == "ab");
-      CHECK(codes == std::vector<std::uint16_t>{256, 113, 256, 257, 113, 256});
-    } else {
-      CHECK(hot.dict.token(0) == "xyz");
-      CHECK(hot.dict.token(1) == "q");
-      CHECK(hot.dict.token(2) == "ab");
-      CHECK(hot.dict.token(3) == std::string_view("\0", 1));  // unused: old id order
-      CHECK(codes == std::vector<std::uint16_t>{0, 1, 0, 2, 1, 0});
-    }
-  }
-}
-
 TEST_CASE("choose_low_plane_bytes: W=16 only when more than 60 % of tokens exceed 8 bytes",
           "[format]")
 {
