@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -317,6 +318,43 @@ TEST_CASE("train: options and dictionary order", "[encode]")
     fastpair::dictionary bad;
     CHECK_THROWS_AS(fastpair::encode(rows, codec::onpair16, bad), fastpair::format_error);
   }
+}
+
+TEST_CASE("encoder: one dictionary for many row groups, equal to encode(), usable from threads", "[encode]")
+{
+  host_strings const rows = words_column(3000, 9);
+  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    CAPTURE(fastpair::codec_name(kind));
+    fastpair::dictionary const d = fastpair::train(rows, kind);
+    fastpair::encoder const enc(kind, d);
+    REQUIRE(enc.kind() == kind);
+    REQUIRE(enc.dict() == d);
+    std::vector<host_strings> groups(4);
+    for (std::size_t r = 0; r < rows.num_rows(); ++r) groups[r * 4 / rows.num_rows()].push_back(rows.row(r));
+    std::vector<fastpair::compressed_column> got(groups.size());
+    {
+      std::vector<std::thread> threads;
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        threads.emplace_back([&, g] { got[g] = enc.encode(groups[g], 100 + static_cast<std::uint32_t>(g)); });
+      for (auto& t : threads) t.join();
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      auto const want = fastpair::encode(groups[g], kind, d, 100 + static_cast<std::uint32_t>(g));
+      REQUIRE(got[g].codes == want.codes);
+      REQUIRE(got[g].num_codes == want.num_codes);
+      REQUIRE(got[g].row_code_offsets == want.row_code_offsets);
+      REQUIRE(got[g].row_byte_offsets == want.row_byte_offsets);
+      REQUIRE(got[g].sidecar == want.sidecar);
+      REQUIRE(got[g].dict == d);
+      REQUIRE(fastpair::decode_reference(got[g]).chars == groups[g].chars);
+    }
+  }
+  fastpair::dictionary bad = fastpair::train(rows, codec::onpair12);
+  bad.push_back("ab");
+  bad.push_back("ab");
+  CHECK_THROWS_AS(fastpair::encoder(codec::onpair12, bad), fastpair::format_error);
+  CHECK_THROWS_AS(fastpair::encoder(codec::onpair12, fastpair::train(rows, codec::onpair12)).encode(rows, 0),
+                  fastpair::logic_error);
 }
 
 TEST_CASE("order_tokens_by_frequency: same bytes, hot tokens first, FSST-12 literals fixed", "[encode]")
