@@ -3,8 +3,8 @@
 // Encoding a large column in row chunks so that progress can be shown (host-only).
 //
 // fastpair::encode is one call over the whole column. Tokens never span rows, so encoding rows in
-// chunks with the same dictionary and concatenating the results gives exactly the column that one
-// encode() call gives: the same codes, row offsets and sidecar (tests/cli/cli_test.sh compares the
+// chunks with the same dictionary (one fastpair::encoder) and concatenating the results gives
+// exactly the column that one encode() call gives: the same codes, row offsets and sidecar (tests/cli/cli_test.sh compares the
 // .fpc files byte for byte). The chunks' codes are re-packed into one stream and the sidecar is
 // computed while appending.
 #pragma once
@@ -56,6 +56,7 @@ inline compressed_column encode_chunked(strings_view rows, codec kind, dictionar
     bar.set(total);
     return c;
   }
+  encoder const enc(kind, dict);  // the dictionary is validated and its tables built once
   std::vector<std::uint32_t> len(dict.size());
   for (std::size_t i = 0; i < len.size(); ++i) len[i] = dict.length(i);
 
@@ -76,7 +77,7 @@ inline compressed_column encode_chunked(strings_view rows, codec kind, dictionar
     std::uint64_t const* it = std::upper_bound(off + r0 + 1, off + rows.num_rows + 1, off[r0] + chunk_bytes);
     std::size_t r1          = static_cast<std::size_t>(it - off) - 1;
     if (r1 <= r0) r1 = r0 + 1;
-    compressed_column const part = encode(strings_view(rows.chars, off + r0, r1 - r0), kind, dict, stride);
+    compressed_column const part = enc.encode(strings_view(rows.chars, off + r0, r1 - r0), stride);
     std::vector<std::uint16_t> const codes = unpack_codes(part);
     std::uint64_t const m0 = m, b0 = pos;
     for (std::uint16_t c : codes) {
