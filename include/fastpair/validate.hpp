@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include <fastpair/detail/encode_common.hpp>
 #include <fastpair/error.hpp>
 #include <fastpair/format.hpp>
 
@@ -18,7 +19,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace fastpair {
@@ -71,12 +71,8 @@ class token_set {
  private:
   static std::uint64_t hash(std::uint8_t const* p, std::uint32_t len) noexcept
   {
-    std::uint8_t buf[16] = {};
-    std::memcpy(buf, p, len);
-    std::uint64_t lo, hi;
-    std::memcpy(&lo, buf, 8);
-    std::memcpy(&hi, buf + 8, 8);
-    return (lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (std::uint64_t{len} << 59)) * 0x9E3779B97F4A7C15ull;
+    window const w = token_window(p, len);
+    return token_hash(w.lo, w.hi, len);
   }
   std::vector<std::uint64_t> slots_;
   std::size_t mask_ = 0;

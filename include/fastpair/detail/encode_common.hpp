@@ -115,6 +115,13 @@ inline window token_window(std::uint8_t const* tok, unsigned len) noexcept
   return w;
 }
 
+/** @brief 64-bit hash of a zero-padded token window and its length (the matcher's slot tables and
+ *  validate()'s duplicate check); the top bits are the well-mixed ones. */
+inline std::uint64_t token_hash(std::uint64_t lo, std::uint64_t hi, unsigned len) noexcept
+{
+  return (lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (std::uint64_t{len} << 59)) * 0x9E3779B97F4A7C15ull;
+}
+
 /** @brief Reverses the bytes of a u64 (so that integer order = lexicographic byte order). */
 constexpr std::uint64_t byte_swap64(std::uint64_t v) noexcept
 {

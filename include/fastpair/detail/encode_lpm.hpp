@@ -146,7 +146,7 @@ class lpm_matcher {
       return true;
     }
     window const w = token_window(tok, len);
-    std::uint64_t const h = hash_of(w.lo, w.hi, len);
+    std::uint64_t const h = token_hash(w.lo, w.hi, len);
     std::size_t i         = static_cast<std::size_t>(h >> slot_shift_);
     std::uint32_t const tag = tag_of(h, len);
     while (slots_[i] != 0) {
@@ -231,7 +231,7 @@ class lpm_matcher {
       // a coin flip on text with 65 536 tokens (docs/ENCODERS.md, 2026-11-30).
       std::uint64_t const lo = w.lo & len_masks[len].lo;
       std::uint64_t const hi = w.hi & len_masks[len].hi;
-      std::uint64_t const h   = hash_of(lo, hi, len);
+      std::uint64_t const h   = token_hash(lo, hi, len);
       std::uint32_t const tag = tag_of(h, len);
       std::size_t i           = static_cast<std::size_t>(h >> slot_shift_);
       for (;;) {
@@ -272,10 +272,6 @@ class lpm_matcher {
   /// Bits of the lengths 2..rem (rem in 2..16).
   static std::uint32_t rem_mask(unsigned rem) noexcept { return rem >= 16 ? 0xFFFEu : ((1u << rem) - 2); }
 
-  static std::uint64_t hash_of(std::uint64_t lo, std::uint64_t hi, unsigned len) noexcept
-  {
-    return (lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (std::uint64_t{len} << 59)) * 0x9E3779B97F4A7C15ull;
-  }
   static std::uint32_t tag_of(std::uint64_t h, unsigned len) noexcept
   {
     return ((len << 11) | static_cast<std::uint32_t>(h & 0x7FFu)) << 16;
