@@ -121,7 +121,7 @@ __device__ __forceinline__ std::uint32_t byte_of(uint4 v, int b)
  * drain_strategy::bulk_copy), the partial head and tail chunks as single bytes spread over the
  * lanes (one byte per lane), and the neighbouring batch writes the other bytes of those chunks.
  */
-template <bool Bulk = false>
+template <bool Bulk = false, bool FastPath = false>
 __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uint32_t shift, std::uint32_t total,
                                             std::int64_t rel, unsigned char* out, std::uint64_t capacity,
                                             unsigned lane)
@@ -134,6 +134,17 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
     if (r >= 0 && r < cap) out[r] = stage[b];
   };
   auto put_chunks = [&](std::uint32_t i0, std::uint32_t i1) {  // lanes copy chunks [i0, i1)
+    std::int64_t const r0 = rel0 + 16 * static_cast<std::int64_t>(i0);
+    if (FastPath && i0 < i1 && r0 >= 0 && r0 + 16 * static_cast<std::int64_t>(i1 - i0) <= cap) {
+      // Warp-uniform fast path (every batch not at a window edge): no per-chunk clipping, so the
+      // loop is a shared load, a store and the index update. Used by register_words, where the
+      // drain was 9 % of the instructions (docs/BENCHMARKS.md); the staged kernel measured 0 to
+      // -2 % with it, so it keeps the one loop.
+      uint4* const dst       = reinterpret_cast<uint4*>(out + r0);
+      uint4 const* const src = reinterpret_cast<uint4 const*>(stage) + i0;
+      for (std::uint32_t i = lane; i < i1 - i0; i += 32) __stcs(dst + i, src[i]);
+      return;
+    }
     for (std::uint32_t i = i0 + lane; i < i1; i += 32) {
       std::int64_t const r = rel0 + 16 * static_cast<std::int64_t>(i);
       if (r >= 0 && r + 16 <= cap) {

@@ -18,15 +18,20 @@
  *             contiguous run of output)
  *   4 words   each token is funnel-shifted onto the lane's partial word; every completed aligned
  *             32-bit word is stored to the staging buffer with one 4-byte store
- *   5 merge   a word straddling lanes ℓ-1 and ℓ: lane ℓ keeps its first word back, receives lane
- *             ℓ-1's trailing partial word with one shuffle and stores the OR of both. K >= 4
- *             guarantees a full lane's segment covers at least 4 bytes, so a word is shared by at
- *             most two lanes. The last non-empty lane stores its own trailing partial word; bytes
- *             of the stage outside [shift, shift + total) are never drained, so garbage there is
- *             harmless.
+ *   5 merge   a word straddling lanes ℓ-1 and ℓ: lane ℓ stored its part of it like any other word;
+ *             it receives lane ℓ-1's trailing partial word with one shuffle and ORs it in (one
+ *             shared read-modify-write per lane and batch, instead of a test on every store).
+ *             K >= 4 guarantees a full lane's segment covers at least 4 bytes, so a word is
+ *             shared by at most two lanes and every non-empty full lane completes its first word.
+ *             The last non-empty lane stores its own trailing partial word; bytes of the stage
+ *             outside [shift, shift + total) are never drained, so garbage there is harmless.
  *   6 drain   drain_stage: 16-byte aligned streaming stores by the lanes, byte-wise head/tail; with
  *             drain_strategy::bulk_copy, lane 0 hands the whole chunks to the bulk-copy engine and
  *             the next batch fills the second stage buffer meanwhile
+ *
+ * Every batch but a segment's last is `Full` (decode_batch_words<..., true>): no per-code bounds
+ * tests. The decode issues close to the SM's instruction rate on long-token columns (ncu, H200:
+ * 2.85 IPC of 4, 70 % issue slots busy on log_windows), so instructions per token matter.
  *
  * Measured rationale: DESIGN.md §6 (an early version of this idea, H200, 2026-11-29): 1.65x the
  * authors' kernels on log_windows, 1.15-1.3x on short-token text; docs/BENCHMARKS.md has ours.
@@ -42,14 +47,15 @@
 
 namespace fastpair::detail {
 
-/** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads. */
-template <int K>
+/** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads;
+ *  `AllValid`: the caller knows idx0 + K <= c_end. */
+template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
                                                        std::uint64_t c_end, std::uint32_t (&code)[K])
 {
   constexpr int V = K % 8 == 0 ? 8 : K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;  // codes per vector load
   std::uint16_t const* p = codes + idx0;
-  bool const full        = idx0 + K <= c_end;
+  bool const full        = AllValid || idx0 + K <= c_end;
   if (V > 1 && full && (reinterpret_cast<std::uintptr_t>(p) % (2 * V)) == 0) {
 #pragma unroll
     for (int v = 0; v < K / V; ++v) {
@@ -75,7 +81,7 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
     }
   } else {
 #pragma unroll
-    for (int k = 0; k < K; ++k) code[k] = idx0 + k < c_end ? __ldg(p + k) : 0u;
+    for (int k = 0; k < K; ++k) code[k] = AllValid || idx0 + k < c_end ? __ldg(p + k) : 0u;
   }
 }
 
@@ -89,6 +95,114 @@ __device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, st
 #endif
 }
 
+/**
+ * One batch of 32·K codes starting at `base` (steps 1-6 of the design note); returns its decoded
+ * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
+ * the per-code bounds tests and the zeroing of codes past the segment compile away.
+ */
+template <class Config, int W, bool Full>
+__device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const& col, std::uint64_t base,
+                                                            std::uint64_t c_end, std::uint64_t cursor,
+                                                            unsigned char* out, std::uint64_t window_begin,
+                                                            std::uint64_t capacity, unsigned char* smem,
+                                                            bulk_drain_state& bulk, unsigned lane,
+                                                            std::uint32_t& errors)
+{
+  constexpr int K     = Config::tokens_per_thread;
+  constexpr int BATCH = Config::codes_per_batch;
+  constexpr bool BULK = Config::drain == drain_strategy::bulk_copy;
+  using lo_t          = typename lo_word<W>::type;
+  using scan_t        = cub::WarpScan<std::uint32_t>;
+
+  // 1-2. input + gather -----------------------------------------------------------------------
+  std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
+  prefetch_codes_l2(col.codes, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
+  std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
+  load_consecutive_codes<K, Full>(col.codes, idx0, c_end, code);
+  std::uint32_t len[K];
+  uint4 tok[K];  // token bytes, little-endian words, zero past the length
+  std::uint32_t seg_len = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    std::uint32_t c = code[k];
+    if (c >= col.num_tokens) {
+      errors |= code_out_of_range;
+      c = 0;
+    }
+    std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+    bool const valid        = Full || idx0 + k < c_end;
+    len[k]                  = valid ? nib + 1 : 0;
+    lo_t const lo           = __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
+    if constexpr (W == 16) {
+      tok[k] = lo;
+    } else {
+      tok[k] = make_uint4(lo.x, lo.y, 0u, 0u);
+      if (len[k] > 8) {
+        uint2 const hi = __ldg(reinterpret_cast<uint2 const*>(col.hi) + c);
+        tok[k].z       = hi.x;
+        tok[k].w       = hi.y;
+      }
+    }
+    if (!valid) tok[k] = make_uint4(0u, 0u, 0u, 0u);  // past the segment: contributes nothing
+    seg_len += len[k];
+  }
+
+  // 3. scan -----------------------------------------------------------------------------------
+  std::uint32_t off = 0, total = 0;
+  typename scan_t::TempStorage scan_storage;  // shuffle-based: no shared memory is used
+  scan_t(scan_storage).ExclusiveSum(seg_len, off, total);
+  std::int64_t const rel    = static_cast<std::int64_t>(cursor - window_begin);
+  std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
+
+  // 4. assemble words: every completed word is stored, the lane's first one included ----------
+  unsigned char* const stage   = smem + (BULK ? bulk.next * warp_smem<Config>::stage_bytes : 0);  // 16-aligned
+  std::uint32_t* const stage32 = reinterpret_cast<std::uint32_t*>(stage);
+  if constexpr (BULK) bulk.wait_stage_free(lane);
+  std::uint32_t const p0     = shift + off;
+  std::uint32_t const wfirst = p0 >> 2;
+  std::uint32_t wi = wfirst, fill = p0 & 3u, cur = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    std::uint32_t const sh = 8 * fill;
+    std::uint32_t const w0 = cur | (tok[k].x << sh);
+    std::uint32_t const w1 = __funnelshift_l(tok[k].x, tok[k].y, sh);
+    std::uint32_t const w2 = __funnelshift_l(tok[k].y, tok[k].z, sh);
+    std::uint32_t const w3 = __funnelshift_l(tok[k].z, tok[k].w, sh);
+    std::uint32_t const w4 = __funnelshift_l(tok[k].w, 0u, sh);
+    std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..4
+    // Predicated stores, no per-store test of "is this the shared first word" (that test and
+    // its branches were a third of the decode's instructions; ncu, docs/BENCHMARKS.md).
+    if (n > 0) stage32[wi] = w0;
+    if (n > 1) stage32[wi + 1] = w1;
+    if (n > 2) stage32[wi + 2] = w2;
+    if (n > 3) stage32[wi + 3] = w3;
+    cur = n == 0 ? w0 : n == 1 ? w1 : n == 2 ? w2 : n == 3 ? w3 : w4;
+    wi += n;
+    fill = (fill + len[k]) & 3u;
+  }
+
+  // 5. merge the word shared by neighbouring lanes ---------------------------------------------
+  // Lane ℓ-1's trailing partial word `cur` holds the bytes of lane ℓ's first word before p0.
+  // Bytes past a lane's run are zero (zero-padded planes), so the merge is an OR.
+  std::uint32_t left = __shfl_up_sync(0xFFFFFFFFu, cur, 1);
+  if (lane == 0) left = 0;  // lane 0's head bytes lie before `shift`: never drained
+  std::uint32_t const next_len = __shfl_down_sync(0xFFFFFFFFu, seg_len, 1);
+  bool const last_nonempty     = seg_len > 0 && (lane == 31 || next_len == 0);
+  if (wi != wfirst) {  // the lane completed (and stored) its first word: always so for >= 4 bytes
+    if ((p0 & 3u) != 0) stage32[wfirst] |= left;
+    if (fill != 0 && last_nonempty) stage32[wi] = cur;
+  } else if (seg_len > 0) {  // a run inside one word: only the partial lane of a segment's last batch
+    stage32[wfirst] = cur | left;
+  }
+  __syncwarp();
+
+  // 6. drain ----------------------------------------------------------------------------------
+  drain_stage<BULK, true>(stage, shift, total, rel, out, capacity, lane);
+  if constexpr (BULK) bulk.next ^= 1u;
+  __syncwarp();
+  return total;
+}
+
 /** @brief Decodes segment `seg` of `col` with one warp (register_words strategy). */
 template <class Config, int W>
 __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
@@ -100,107 +214,20 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
   constexpr int BATCH = Config::codes_per_batch;
   static_assert(K >= 4, "a lane's segment must cover at least one whole word");
   static_assert(W == Config::low_plane_bytes, "the column's W must match the config's W");
-  using lo_t   = typename lo_word<W>::type;
-  using scan_t = cub::WarpScan<std::uint32_t>;
   unsigned const lane = threadIdx.x & 31u;
 
-  constexpr bool BULK = Config::drain == drain_strategy::bulk_copy;
   std::uint64_t const c_begin = seg * col.sidecar_stride;
   std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
   std::uint64_t cursor        = col.sidecar[seg];
   std::uint32_t errors        = 0;
-  typename scan_t::TempStorage scan_storage;  // shuffle-based: no shared memory is used
 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
-    // 1-2. input + gather ---------------------------------------------------------------------
-    std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
-    prefetch_codes_l2(col.codes, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
-    std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
-    load_consecutive_codes<K>(col.codes, idx0, c_end, code);
-    std::uint32_t len[K];
-    uint4 tok[K];  // token bytes, little-endian words, zero past the length
-    std::uint32_t seg_len = 0;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      std::uint32_t c = code[k];
-      if (c >= col.num_tokens) {
-        errors |= code_out_of_range;
-        c = 0;
-      }
-      std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
-      len[k]                  = idx0 + k < c_end ? nib + 1 : 0;
-      lo_t const lo           = __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
-      if constexpr (W == 16) {
-        tok[k] = lo;
-      } else {
-        tok[k] = make_uint4(lo.x, lo.y, 0u, 0u);
-        if (len[k] > 8) {
-          uint2 const hi = __ldg(reinterpret_cast<uint2 const*>(col.hi) + c);
-          tok[k].z       = hi.x;
-          tok[k].w       = hi.y;
-        }
-      }
-      if (len[k] == 0) tok[k] = make_uint4(0u, 0u, 0u, 0u);  // past the segment: contributes nothing
-      seg_len += len[k];
-    }
-
-    // 3. scan ---------------------------------------------------------------------------------
-    std::uint32_t off = 0, total = 0;
-    scan_t(scan_storage).ExclusiveSum(seg_len, off, total);
-    std::int64_t const rel    = static_cast<std::int64_t>(cursor - window_begin);
-    std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
-
-    // 4. assemble words -----------------------------------------------------------------------
-    unsigned char* const stage = smem + (BULK ? bulk.next * warp_smem<Config>::stage_bytes : 0);  // 16-aligned
-    std::uint32_t* const stage32 = reinterpret_cast<std::uint32_t*>(stage);
-    if constexpr (BULK) bulk.wait_stage_free(lane);
-    std::uint32_t const p0     = shift + off;
-    std::uint32_t const wfirst = p0 >> 2;
-    bool const head_shared     = (p0 & 3u) != 0;  // first word shared with the left lane
-    std::uint32_t wi = wfirst, fill = p0 & 3u, cur = 0, first_word = 0;
-    bool have_first = false;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      std::uint32_t const sh = 8 * fill;
-      std::uint32_t const w0 = cur | (tok[k].x << sh);
-      std::uint32_t const w1 = __funnelshift_l(tok[k].x, tok[k].y, sh);
-      std::uint32_t const w2 = __funnelshift_l(tok[k].y, tok[k].z, sh);
-      std::uint32_t const w3 = __funnelshift_l(tok[k].z, tok[k].w, sh);
-      std::uint32_t const w4 = __funnelshift_l(tok[k].w, 0u, sh);
-      std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..4
-      std::uint32_t const w[4] = {w0, w1, w2, w3};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        if (static_cast<std::uint32_t>(j) < n) {
-          if (head_shared && wi + j == wfirst) {
-            first_word = w[j];
-            have_first = true;
-          } else {
-            stage32[wi + j] = w[j];
-          }
-        }
-      }
-      cur = n == 0 ? w0 : n == 1 ? w1 : n == 2 ? w2 : n == 3 ? w3 : w4;
-      wi += n;
-      fill = (fill + len[k]) & 3u;
-    }
-
-    // 5. merge the words shared by neighbouring lanes ------------------------------------------
-    std::uint32_t left = __shfl_up_sync(0xFFFFFFFFu, cur, 1);
-    if (lane == 0) left = 0;  // lane 0's head bytes lie before `shift`: never drained
-    std::uint32_t const next_len = __shfl_down_sync(0xFFFFFFFFu, seg_len, 1);
-    bool const last_nonempty     = seg_len > 0 && (lane == 31 || next_len == 0);
-    if (seg_len > 0) {
-      if (head_shared && have_first) stage32[wfirst] = first_word | left;
-      if (fill != 0 && last_nonempty) stage32[wi] = (head_shared && !have_first) ? (cur | left) : cur;
-    }
-    __syncwarp();
-
-    // 6. drain --------------------------------------------------------------------------------
-    drain_stage<BULK>(stage, shift, total, rel, out, capacity, lane);
-    if constexpr (BULK) bulk.next ^= 1u;
-    __syncwarp();
-    cursor += total;
+    if (base + BATCH <= c_end)  // warp-uniform
+      cursor += decode_batch_words<Config, W, true>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+                                                    bulk, lane, errors);
+    else
+      cursor += decode_batch_words<Config, W, false>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+                                                     bulk, lane, errors);
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;
