@@ -4,7 +4,7 @@
  * @file tuning.cuh
  * @brief The automatic decode configuration: a small per-architecture table indexed by the
  * column's low-plane width W (device_column::low_plane_bytes(), chosen at preparation by
- * detail::auto_low_plane_bytes) and its mean token length.
+ * detail::auto_low_plane_bytes) and its share of coded tokens longer than 8 bytes.
  *
  * Each entry records the measurement that justified it (GPU, data, date). Lookup is by compute
  * capability, newest first: sm_100+, sm_90, sm_80, then a generic fallback.
@@ -37,26 +37,15 @@ struct default_config {
   using type = paper_config<W>;
 };
 
-/// sm_90 (H200, 2026-11-29, 5 columns x 3 codecs tiled to 1 GB, 23 configs, docs/BENCHMARKS.md):
-/// W = 16: register_words K=8 T=256 B=3 — best on every OnPair column (log_windows OnPair-16
-/// 1724 GB/s vs 1298 for the paper's config) and >= 0.93 of the best on short-token OnPair text.
-template <bool LongTokens>
-struct default_config<arch_bucket::sm90, 16, LongTokens> {
-  using type = decode_config<8, 16, 0, 256, 3, emit_strategy::register_words>;
-};
-/// W = 8, long tokens (a user-forced W = 8 on log-like data): register_words K=8 T=256 B=3,
-/// 0.93 of the best on log_windows and tpch_l_comment (the paper's config: 0.75-0.87). Not for
-/// FSST-12: on tpch_l_shipinstruct (mean token 6.0 B, all <= 8 B) it ran at 0.87x the paper's
-/// config, which is why the class is decided by the share of tokens > 8 B, not the mean length.
-template <>
-struct default_config<arch_bucket::sm90, 8, true> {
-  using type = decode_config<8, 8, 0, 256, 3, emit_strategy::register_words>;
-};
-/// W = 8, short tokens (FSST-12, text): staged_bytes K=8 H=1 T=256 B=3, >= 0.97 of the best on
-/// the FSST-12 and OnPair-12 text columns, where gathers, not stores, bound the decode.
-template <>
-struct default_config<arch_bucket::sm90, 8, false> {
-  using type = decode_config<8, 8, 1, 256, 3>;
+/// sm_90: register_words K=8 T=256 B=3 for both W and every token length (H200, 2026-11-30:
+/// 8 columns x 3 codecs tiled to 1 GB, 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer
+/// instructions"). After the emit stopped testing every store, register_words is ahead of the
+/// staged kernel on every column measured, short-token FSST-12 text included (zh_text FSST-12
+/// 640 vs 636 for the best staged config, log_windows FSST-12 1142 vs 1058, log_windows
+/// OnPair-16 2234 vs 1346 for the paper's config); T=128 B=6 is within ±1 %.
+template <int W, bool LongTokens>
+struct default_config<arch_bucket::sm90, W, LongTokens> {
+  using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words>;
 };
 /// sm_100+: not measured; the sm_90 entries until someone measures.
 template <int W, bool LongTokens>
