@@ -34,7 +34,11 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       int const expect_w = fastpair::detail::auto_low_plane_bytes(kind, hist, fastpair::detail::current_arch_bucket());
       REQUIRE(fastpair::choose_low_plane_bytes(kind, hist) == paper_w);
       REQUIRE(dcol.low_plane_bytes() == expect_w);
-      if (kind == codec::fsst12) REQUIRE(expect_w == 8);
+      // FSST-12 tokens fit 8 bytes: the paper's rule keeps W = 8; sm_90+ prepares W = 16 (one
+      // 16-byte gather per code in the register_words kernel, docs/DECODER.md).
+      auto const arch = fastpair::detail::current_arch_bucket();
+      bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
+      if (kind == codec::fsst12) REQUIRE(expect_w == (hopper_or_newer ? 16 : 8));
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
       REQUIRE(back == fastpair::decode_reference(col));
