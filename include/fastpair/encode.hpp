@@ -556,7 +556,13 @@ class encoder {
   encoder(codec kind, dictionary dict) : kind_(kind), dict_(std::move(dict))
   {
     validate_dictionary(kind_, dict_);
-    if (kind_ == codec::fsst12 && fsst_.assign(dict_)) return;
+    if (kind_ == codec::fsst12) {  // the FSST table (≈ 150 KiB to fill) only where it can be used
+      auto t = std::make_unique<detail::fsst12_table>();
+      if (t->assign(dict_)) {
+        fsst_ = std::move(t);
+        return;
+      }
+    }
     matcher_ = std::make_unique<detail::lpm_matcher>(dict_.size());
     for (std::size_t i = 0; i < dict_.size(); ++i)
       matcher_->insert(dict_.data(i), dict_.length(i), static_cast<std::uint32_t>(i));
@@ -600,7 +606,7 @@ class encoder {
                                  x = 0;
                                  std::memcpy(&x, p, static_cast<std::size_t>(end - p));
                                }
-                               return fsst_.find(x, n);
+                               return fsst_->find(x, n);
                              });
     } else {
       m = detail::lpm_parse_rows(rows, chars, end, *matcher_, codes.get(), col.row_code_offsets.data());
@@ -617,7 +623,7 @@ class encoder {
  private:
   codec kind_;
   dictionary dict_;
-  detail::fsst12_table fsst_;                     ///< FSST-12 fast path (when the table fits)
+  std::unique_ptr<detail::fsst12_table> fsst_;    ///< FSST-12 fast path (when the table fits)
   std::unique_ptr<detail::lpm_matcher> matcher_;  ///< exact LPM otherwise
 };
 
