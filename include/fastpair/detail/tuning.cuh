@@ -4,7 +4,7 @@
  * @file tuning.cuh
  * @brief The automatic decode configuration: a small per-architecture table indexed by the
  * column's low-plane width W (device_column::low_plane_bytes(), chosen at preparation by
- * detail::auto_low_plane_bytes) and its share of coded tokens longer than 8 bytes.
+ * detail::auto_low_plane_bytes from the column's token lengths).
  *
  * Each entry records the measurement that justified it (GPU, data, date). Lookup is by compute
  * capability, newest first: sm_100+, sm_90, sm_80, then a generic fallback.
@@ -27,12 +27,11 @@
 namespace fastpair {
 
 /**
- * @brief Per-architecture default configuration for low-plane width W and a column's token
- * length class (`LongTokens`: more than 30 % of the coded tokens exceed 8 bytes).
+ * @brief Per-architecture default configuration for low-plane width W.
  *
  * Fallback and sm_80: the paper's configuration (not measured by us on those GPUs).
  */
-template <arch_bucket A, int W, bool LongTokens>
+template <arch_bucket A, int W>
 struct default_config {
   using type = paper_config<W>;
 };
@@ -43,13 +42,13 @@ struct default_config {
 /// staged kernel on every column measured, short-token FSST-12 text included (zh_text FSST-12
 /// 640 vs 636 for the best staged config, log_windows FSST-12 1142 vs 1058, log_windows
 /// OnPair-16 2234 vs 1346 for the paper's config); T=128 B=6 is within ±1 %.
-template <int W, bool LongTokens>
-struct default_config<arch_bucket::sm90, W, LongTokens> {
+template <int W>
+struct default_config<arch_bucket::sm90, W> {
   using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words>;
 };
 /// sm_100+: not measured; the sm_90 entries until someone measures.
-template <int W, bool LongTokens>
-struct default_config<arch_bucket::sm100, W, LongTokens> : default_config<arch_bucket::sm90, W, LongTokens> {};
+template <int W>
+struct default_config<arch_bucket::sm100, W> : default_config<arch_bucket::sm90, W> {};
 
 namespace detail {
 
@@ -57,15 +56,11 @@ namespace detail {
 template <arch_bucket A, class F>
 decltype(auto) with_default_config(device_column const& col, F&& f)
 {
-  bool const long_tokens = share_longer_than(col.histogram(), 8) > 0.30;
-  if (col.low_plane_bytes() == 16)
-    return long_tokens ? f(std::common_type<typename default_config<A, 16, true>::type>{})
-                       : f(std::common_type<typename default_config<A, 16, false>::type>{});
-  return long_tokens ? f(std::common_type<typename default_config<A, 8, true>::type>{})
-                     : f(std::common_type<typename default_config<A, 8, false>::type>{});
+  if (col.low_plane_bytes() == 16) return f(std::common_type<typename default_config<A, 16>::type>{});
+  return f(std::common_type<typename default_config<A, 8>::type>{});
 }
 
-/** Runtime (arch of the current device, W, token length class) -> compile-time config -> f. */
+/** Runtime (arch of the current device, W) -> compile-time config -> f. */
 template <class F>
 decltype(auto) with_auto_config(device_column const& col, F&& f)
 {
