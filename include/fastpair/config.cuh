@@ -36,6 +36,25 @@ enum class drain_strategy {
 };
 
 /**
+ * @brief Which SM pipe reads the dictionary entries (register_words only).
+ *
+ * The register_words kernel is bound by the rate at which the L1's LSU data pipe processes
+ * wavefronts (ncu, H200: 90 % of peak on every column), and its dictionary gathers are most of
+ * them. Texture fetches (`tex1Dfetch` on a texture object over the same plane) run through the
+ * L1's separate texture pipe, so moving gathers there spreads the work over both pipes
+ * (docs/BENCHMARKS.md, "Issue 7 lever: dictionary gathers through the texture pipe").
+ */
+enum class gather_strategy {
+  /// Every dictionary read is an `ld.global.nc` through the LSU pipe.
+  global,
+  /// The low-plane read (W bytes per code) goes through the texture pipe; length nibbles (and the
+  /// high plane of W = 8 long tokens) through the LSU.
+  texture_low,
+  /// The low-plane read and the length-nibble read both go through the texture pipe.
+  texture,
+};
+
+/**
  * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
  *
  * One warp decodes batches of 32·K consecutive codes; lane ℓ handles codes ℓ + 32k (k < K).
@@ -53,10 +72,12 @@ enum class drain_strategy {
  *         registers at about 65536 / (T·B).
  * @tparam Emit **[optional]** the emit strategy; default: emit_strategy::staged_bytes (the paper's).
  * @tparam Drain **[optional]** the shared -> global drain; default: drain_strategy::lanes.
+ * @tparam Gather **[optional]** the pipe of the dictionary reads; default: gather_strategy::global.
+ *         The texture strategies need emit_strategy::register_words.
  */
 template <int TokensPerThread, int LowPlaneBytes, int HoistedRounds, int ThreadsPerBlock,
           int MinBlocksPerSm, emit_strategy Emit = emit_strategy::staged_bytes,
-          drain_strategy Drain = drain_strategy::lanes>
+          drain_strategy Drain = drain_strategy::lanes, gather_strategy Gather = gather_strategy::global>
 struct decode_config {
   static constexpr int tokens_per_thread = TokensPerThread;  ///< K
   static constexpr int low_plane_bytes   = LowPlaneBytes;    ///< W
@@ -65,6 +86,7 @@ struct decode_config {
   static constexpr int min_blocks_per_sm = MinBlocksPerSm;   ///< B
   static constexpr emit_strategy emit    = Emit;
   static constexpr drain_strategy drain  = Drain;
+  static constexpr gather_strategy gather = Gather;
   static constexpr int warps_per_block   = ThreadsPerBlock / 32;
   static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
 
@@ -79,13 +101,15 @@ struct decode_config {
                 "the register_words strategy needs K >= 4");
   static_assert(Drain == drain_strategy::lanes || Emit == emit_strategy::register_words,
                 "the bulk_copy drain is implemented for the register_words strategy only");
+  static_assert(Gather == gather_strategy::global || Emit == emit_strategy::register_words,
+                "texture gathers are implemented for the register_words strategy only");
 };
 
 /** @brief True if `C` is a specialization of decode_config. */
 template <class C>
 struct is_decode_config : std::false_type {};
-template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
-struct is_decode_config<decode_config<K, W, H, T, B, E, D>> : std::true_type {};
+template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D, gather_strategy G>
+struct is_decode_config<decode_config<K, W, H, T, B, E, D, G>> : std::true_type {};
 
 /**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
@@ -95,7 +119,8 @@ template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4>;
 
 /** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".bulk" for the bulk_copy
- *  drain): the config's name in test names, benchmark names and logs. */
+ *  drain, ".texlo" / ".tex" for texture gathers): the config's name in test names, benchmark
+ *  names and logs. */
 template <class Config>
 std::string config_name()
 {
@@ -104,7 +129,10 @@ std::string config_name()
          ".t" + std::to_string(Config::threads_per_block) + ".b" +
          std::to_string(Config::min_blocks_per_sm) +
          (Config::emit == emit_strategy::register_words ? ".words" : "") +
-         (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "");
+         (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "") +
+         (Config::gather == gather_strategy::texture_low ? ".texlo"
+          : Config::gather == gather_strategy::texture   ? ".tex"
+                                                         : "");
 }
 
 }  // namespace fastpair

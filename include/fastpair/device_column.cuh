@@ -72,10 +72,16 @@ class device_column {
     dictionary_planes const planes = build_planes(col.kind, col.dict, w);
     auto const codes               = unpack_codes(col);
 
-    d.codes_   = detail::upload(codes, stream);
-    d.lo_      = detail::upload(planes.lo, stream);
-    d.hi_      = detail::upload(planes.hi, stream);
-    d.lengths_ = detail::upload(planes.lengths, stream);
+    d.codes_       = detail::upload(codes, stream);
+    d.lo_ptr_      = detail::upload_texture_aligned(planes.lo, d.lo_, stream);
+    d.hi_          = detail::upload(planes.hi, stream);
+    d.lengths_ptr_ = detail::upload_texture_aligned(planes.lengths, d.lengths_, stream);
+    // Texture objects over the low plane and the lengths, for the texture gather strategies
+    // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
+    auto const u32 = cudaChannelFormatKindUnsigned;
+    d.lo_tex_      = texture_object(d.lo_ptr_, planes.lo.size(),
+                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32));
+    d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32));
     d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream);
     d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream);
     d.error_   = device_buffer<std::uint32_t>(1, stream);
@@ -127,14 +133,16 @@ class device_column {
                                 std::to_string(w_) + ")");
     column_view<W> v;
     v.codes          = codes_.data();
-    v.lo             = lo_.data();
+    v.lo             = lo_ptr_;
     v.hi             = hi_.data();
-    v.lengths        = lengths_.data();
+    v.lengths        = lengths_ptr_;
     v.sidecar        = sidecar_.data();
     v.num_codes      = num_codes_;
     v.num_tokens     = num_tokens_;
     v.sidecar_stride = stride_;
     v.error          = const_cast<std::uint32_t*>(error_.data());
+    v.lo_tex         = lo_tex_.get();
+    v.lengths_tex    = lengths_tex_.get();
     return v;
   }
 
@@ -194,9 +202,12 @@ class device_column {
   std::vector<std::uint64_t> row_byte_offsets_host_{0};
   std::vector<std::uint64_t> row_code_offsets_host_{0};
   device_buffer<std::uint16_t> codes_;
-  device_buffer<std::uint8_t> lo_, hi_, lengths_;
+  device_buffer<std::uint8_t> lo_, hi_, lengths_;  // lo_ and lengths_ hold the aligned lo_ptr_, lengths_ptr_
+  std::uint8_t const* lo_ptr_      = nullptr;
+  std::uint8_t const* lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
   device_buffer<std::uint32_t> error_;
+  texture_object lo_tex_, lengths_tex_;  // declared last: destroyed before the memory they read
 };
 
 }  // namespace fastpair

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <vector>
 
 namespace ft = fastpair::testing;
@@ -39,6 +40,14 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       auto const arch = fastpair::detail::current_arch_bucket();
       bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
       if (kind == codec::fsst12) REQUIRE(expect_w == (hopper_or_newer ? 16 : 8));
+      // sm_90+: the low-plane gathers go through the texture pipe, the nibbles too for W = 8
+      // columns of mostly short tokens (docs/DECODER.md).
+      if (hopper_or_newer) {
+        bool const both = expect_w == 8 && fastpair::share_longer_than(hist, 8) < 0.14;
+        REQUIRE(fastpair::detail::mostly_short_tokens(dcol) == (fastpair::share_longer_than(hist, 8) < 0.14));
+        std::string const name = fastpair::auto_config_name(dcol);
+        REQUIRE(name.substr(name.size() - (both ? 4 : 6)) == (both ? ".tex" : ".texlo"));
+      }
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
       REQUIRE(back == fastpair::decode_reference(col));
@@ -171,6 +180,35 @@ TEST_CASE("bad arguments are rejected with a clear error", "[gpu][decode]")
   bad.codes[5] ^= 0xFF;  // host-side corruption is caught by validation before upload
   bad.codes[6] ^= 0xFF;
   REQUIRE_THROWS_AS(fastpair::device_column::prepare(bad), fastpair::format_error);
+}
+
+TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][decode]")
+{
+  auto const col = sample_column(codec::onpair16, 500, 13);
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = 16;
+  auto const dcol = fastpair::device_column::prepare(col, {}, opt);
+  using texlo = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
+                                        fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low>;
+  using tex = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
+                                      fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture>;
+  fastpair::device_buffer<unsigned char> out(col.decoded_bytes(), cudaStream_t{});
+  auto v = dcol.view<16>();
+  REQUIRE(v.lo_tex != 0);
+  REQUIRE(v.lengths_tex != 0);
+  v.lengths_tex = 0;  // texture_low does not read it; texture does
+  REQUIRE(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) == cudaSuccess);
+  REQUIRE(fastpair::detail::launch_decode<tex>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
+          cudaErrorInvalidResourceHandle);
+  v.lo_tex = 0;
+  REQUIRE(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
+          cudaErrorInvalidResourceHandle);
+  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+  std::vector<unsigned char> host(out.size());
+  FASTPAIR_CUDA_TRY(cudaMemcpy(host.data(), out.data(), host.size(), cudaMemcpyDeviceToHost));
+  auto const ref = fastpair::decode_reference(col);
+  REQUIRE(std::string(host.begin(), host.end()) == std::string(ref.chars.begin(), ref.chars.end()));
+  REQUIRE(dcol.read_and_clear_errors() == 0);
 }
 
 TEST_CASE("a decoded output larger than 4 GiB with int64 offsets", "[gpu][decode][large]")

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
 // CUDA plumbing shared by the device headers: the hidden-visibility kernel macro, the CUDA error
-// check that throws, a minimal stream-ordered device buffer and its upload from a host vector.
+// check that throws, a minimal stream-ordered device buffer and its upload from a host vector, and
+// an owning texture object.
 #pragma once
 
 #include <fastpair/error.hpp>
@@ -10,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,7 +90,61 @@ class device_buffer {
   cudaStream_t stream_ = nullptr;
 };
 
+/**
+ * @brief An owning texture object over linear device memory (cudaCreateTextureObject /
+ * cudaDestroyTextureObject). Move-only; it does not own the memory it reads, which must outlive it.
+ */
+class texture_object {
+ public:
+  texture_object() = default;
+  /** @brief Texture over `bytes` bytes at `p` (aligned to cudaDevAttrTextureAlignment), elements of `desc`, read as stored. */
+  texture_object(void const* p, std::size_t bytes, cudaChannelFormatDesc desc)
+  {
+    cudaResourceDesc r{};
+    r.resType                = cudaResourceTypeLinear;
+    r.res.linear.devPtr      = const_cast<void*>(p);
+    r.res.linear.desc        = desc;
+    r.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc t{};
+    t.readMode = cudaReadModeElementType;
+    FASTPAIR_CUDA_TRY(cudaCreateTextureObject(&obj_, &r, &t, nullptr));
+  }
+  texture_object(texture_object&& o) noexcept : obj_(o.obj_) { o.obj_ = 0; }
+  texture_object& operator=(texture_object&& o) noexcept
+  {
+    std::swap(obj_, o.obj_);
+    return *this;
+  }
+  texture_object(texture_object const&)            = delete;
+  texture_object& operator=(texture_object const&) = delete;
+  ~texture_object()
+  {
+    if (obj_) (void)cudaDestroyTextureObject(obj_);
+  }
+  cudaTextureObject_t get() const noexcept { return obj_; }
+
+ private:
+  cudaTextureObject_t obj_ = 0;
+};
+
 namespace detail {
+/**
+ * @brief A device copy of `h` at an address aligned for texture objects: `buf` receives an
+ * allocation of h.size() + alignment bytes and the returned pointer lies inside it.
+ */
+inline std::uint8_t* upload_texture_aligned(std::vector<std::uint8_t> const& h, device_buffer<std::uint8_t>& buf,
+                                            cuda::stream_ref stream)
+{
+  int dev = 0, align = 0;
+  FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
+  FASTPAIR_CUDA_TRY(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev));
+  std::size_t const a = align > 0 ? static_cast<std::size_t>(align) : 512;
+  buf = device_buffer<std::uint8_t>(h.size() + a, stream);
+  auto* p = reinterpret_cast<std::uint8_t*>((reinterpret_cast<std::uintptr_t>(buf.data()) + a - 1) / a * a);
+  if (!h.empty()) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p, h.data(), h.size(), cudaMemcpyHostToDevice, stream.get()));
+  return p;
+}
+
 /** @brief A device copy of `h`, allocated and copied on `stream` (pageable source: the copy is done
  *  when this returns). */
 template <class T>

@@ -27,36 +27,46 @@
 namespace fastpair {
 
 /**
- * @brief Per-architecture default configuration for low-plane width W.
+ * @brief Per-architecture default configuration for low-plane width W; `MostlyShort`: more than
+ * 86 % of the column's coded tokens are at most 8 bytes long (detail::mostly_short_tokens).
  *
  * Fallback and sm_80: the paper's configuration (not measured by us on those GPUs).
  */
-template <arch_bucket A, int W>
+template <arch_bucket A, int W, bool MostlyShort = false>
 struct default_config {
   using type = paper_config<W>;
 };
 
-/// sm_90: register_words K=8 T=256 B=3 for both W and every token length (H200, 2026-11-30:
-/// 8 columns x 3 codecs tiled to 1 GB, 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer
-/// instructions"). After the emit stopped testing every store, register_words is ahead of the
-/// staged kernel on every column measured, short-token FSST-12 text included (zh_text FSST-12
-/// 640 vs 636 for the best staged config, log_windows FSST-12 1142 vs 1058, log_windows
-/// OnPair-16 2234 vs 1346 for the paper's config); T=128 B=6 is within ±1 %.
-template <int W>
-struct default_config<arch_bucket::sm90, W> {
-  using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words>;
+/// sm_90: register_words K=8 T=256 B=3 for both W (H200, 2026-11-30: 8 columns x 3 codecs tiled
+/// to 1 GB, 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer instructions"; T=128 B=6 is
+/// within ±1 %), with the low-plane gathers through the texture pipe, and the length nibbles too
+/// for W = 8 columns of mostly short tokens (docs/BENCHMARKS.md, "Issue 7 lever: dictionary gathers
+/// through the texture pipe": texture_low +3.6 … +19.7 % on all 10 cells measured; texture adds
+/// +10 % on en_wiki and +8 % on zh_text OnPair-16 and loses 5-6 % on urls and code_lines, whose
+/// 16-20 % of long tokens already load the LSU with high-plane reads).
+template <int W, bool MostlyShort>
+struct default_config<arch_bucket::sm90, W, MostlyShort> {
+  using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words, drain_strategy::lanes,
+                             W == 8 && MostlyShort ? gather_strategy::texture : gather_strategy::texture_low>;
 };
 /// sm_100+: not measured; the sm_90 entries until someone measures.
-template <int W>
-struct default_config<arch_bucket::sm100, W> : default_config<arch_bucket::sm90, W> {};
+template <int W, bool MostlyShort>
+struct default_config<arch_bucket::sm100, W, MostlyShort> : default_config<arch_bucket::sm90, W, MostlyShort> {};
 
 namespace detail {
+
+/** More than 86 % of the column's coded tokens are at most 8 bytes long (default_config). */
+inline bool mostly_short_tokens(device_column const& col) noexcept
+{
+  return share_longer_than(col.histogram(), 8) < 0.14;
+}
 
 /** Calls f(std::common_type<Config>{}) with the automatic config for `col` on architecture `a`. */
 template <arch_bucket A, class F>
 decltype(auto) with_default_config(device_column const& col, F&& f)
 {
   if (col.low_plane_bytes() == 16) return f(std::common_type<typename default_config<A, 16>::type>{});
+  if (mostly_short_tokens(col)) return f(std::common_type<typename default_config<A, 8, true>::type>{});
   return f(std::common_type<typename default_config<A, 8>::type>{});
 }
 
@@ -84,7 +94,7 @@ inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t c0, std
 }  // namespace detail
 
 /** @brief Name (config_name) of the configuration decode_column() picks for `col` on the current
- *  device, e.g. "k8.w16.h0.t256.b3.words". */
+ *  device, e.g. "k8.w16.h0.t256.b3.words.texlo". */
 inline std::string auto_config_name(device_column const& col)
 {
   return detail::with_auto_config(col, [](auto tag) { return config_name<typename decltype(tag)::type>(); });

@@ -69,6 +69,10 @@ struct column_view {
   std::uint32_t num_tokens       = 0;  ///< codes >= num_tokens are corrupt
   std::uint32_t sidecar_stride   = 0;  ///< S, codes per segment
   std::uint32_t* error           = nullptr;  ///< device error word (decode_error_bits)
+  /// Texture objects over `lo` (one element = one W-byte entry) and `lengths` (one byte), made by
+  /// device_column::prepare; read by the configs with gather_strategy::texture_low / texture.
+  cudaTextureObject_t lo_tex      = 0;
+  cudaTextureObject_t lengths_tex = 0;
 
   __host__ __device__ std::uint64_t num_segments() const
   {

@@ -13,7 +13,9 @@
  *   1 input   lane ℓ owns the K CONSECUTIVE codes base + ℓK .. ℓK+K-1: one vector load (u16 x K)
  *   2 gather  per code: length nibble + W low-plane bytes; tokens longer than W (W = 8) read
  *             their high-plane bytes directly (no queue). Plane bytes past a token's length are
- *             zero, so tokens can be OR-ed into words without masking.
+ *             zero, so tokens can be OR-ed into words without masking. Config::gather picks the
+ *             pipe: LSU loads, or texture fetches for the low plane (and the nibbles), which
+ *             takes those wavefronts off the LSU data pipe that bounds this kernel.
  *   3 scan    one warp exclusive scan of the lanes' segment lengths (a lane's K tokens are one
  *             contiguous run of output)
  *   4 words   each token is funnel-shifted onto the lane's partial word; every completed aligned
@@ -48,7 +50,9 @@
 namespace fastpair::detail {
 
 /** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads;
- *  `AllValid`: the caller knows idx0 + K <= c_end. */
+ *  `AllValid`: the caller knows idx0 + K <= c_end. The 16-byte loads are cached in L2 only
+ *  (`__ldcg`): codes are read once, and keeping them out of L1 leaves it to the dictionary
+ *  (+0.1 … +1.6 % on 15 column x codec cells, H200, docs/BENCHMARKS.md). */
 template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
                                                        std::uint64_t c_end, std::uint32_t (&code)[K])
@@ -60,7 +64,7 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
 #pragma unroll
     for (int v = 0; v < K / V; ++v) {
       if constexpr (V == 8) {
-        uint4 const x = __ldg(reinterpret_cast<uint4 const*>(p) + v);
+        uint4 const x = __ldcg(reinterpret_cast<uint4 const*>(p) + v);
         std::uint32_t const w[4] = {x.x, x.y, x.z, x.w};
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
@@ -93,6 +97,24 @@ __device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, st
 #ifndef FASTPAIR_NO_CODE_PREFETCH
   if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(codes + idx));
 #endif
+}
+
+/** The byte of the length plane holding code c's nibble: an LSU load, or a texture fetch
+ *  (gather_strategy::texture). Codes are < num_tokens <= 65 536 here, so int indices are exact. */
+template <gather_strategy G, int W>
+__device__ __forceinline__ std::uint32_t gather_length_byte(column_view<W> const& col, std::uint32_t c)
+{
+  if constexpr (G == gather_strategy::texture) return tex1Dfetch<unsigned char>(col.lengths_tex, static_cast<int>(c >> 1));
+  else return __ldg(col.lengths + (c >> 1));
+}
+
+/** Code c's low-plane entry (W bytes): an LSU load, or a texture fetch (texture_low, texture). */
+template <gather_strategy G, int W>
+__device__ __forceinline__ typename lo_word<W>::type gather_low(column_view<W> const& col, std::uint32_t c)
+{
+  using lo_t = typename lo_word<W>::type;
+  if constexpr (G == gather_strategy::global) return __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
+  else return tex1Dfetch<lo_t>(col.lo_tex, static_cast<int>(c));
 }
 
 /**
@@ -129,10 +151,10 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
       errors |= code_out_of_range;
       c = 0;
     }
-    std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+    std::uint32_t const nib = (gather_length_byte<Config::gather>(col, c) >> ((c & 1u) * 4)) & 0xFu;
     bool const valid        = Full || idx0 + k < c_end;
     len[k]                  = valid ? nib + 1 : 0;
-    lo_t const lo           = __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
+    lo_t const lo           = gather_low<Config::gather>(col, c);
     if constexpr (W == 16) {
       tok[k] = lo;
     } else {
