@@ -12,8 +12,10 @@
  *                             these 2 bytes; bits 16..31: the 2-byte token's id (when bit 1 is set)
  *  filter_k[hash(first k)]    k in {3,4,6,8,12}: bit L-1 set if some token of length L >= k starts
  *                             with these k bytes
- *  slots (open addressing)    every token of 3..16 bytes: (length, 11 hash bits, id) in 4 bytes,
- *                             keyed by (first 8 bytes, next 8 bytes, length), bytes past the length 0
+ *  buckets (open addressing)  every token of 3..16 bytes: a 16-bit tag (length, 11 hash bits) and
+ *                             the id, 8 per 32-byte bucket (tags compared at once, SSE2 where
+ *                             available), keyed by (first 8 bytes, next 8 bytes, length), bytes
+ *                             past the length 0; a full bucket continues in the next one
  *  cells[id]                  the token's 16 bytes, read only when length and hash bits agree
  * @endcode
  * The masks are supersets of the lengths that can match at a position (hash collisions only add
@@ -36,6 +38,10 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#define FASTPAIR_LPM_SSE2 1
 #endif
 
 namespace fastpair::detail {
@@ -100,24 +106,29 @@ class lpm_matcher {
   /** @brief A matcher sized for up to `max_tokens` tokens (at most 65 536). */
   explicit lpm_matcher(std::size_t max_tokens)
   {
+    // Slots (at most half full), in buckets of 8.
     std::size_t cap = 64;
     while (cap < 2 * max_tokens) cap *= 2;
-    slot_shift_ = 64;
-    for (std::size_t c = cap; c > 1; c >>= 1) --slot_shift_;
-    slot_mask_ = cap - 1;
+    std::size_t const nb = cap / bucket_size;
+    bucket_shift_        = 64;
+    for (std::size_t c = nb; c > 1; c >>= 1) --bucket_shift_;
+    bucket_mask_ = nb - 1;
     // Length-mask tables: about two entries per token, at least 4096, at most 65 536.
     std::size_t mcap = 4096;
     while (mcap < 2 * max_tokens && mcap < 65536) mcap *= 2;
     mask_shift_ = 64;
     for (std::size_t c = mcap; c > 1; c >>= 1) --mask_shift_;
-    // All tables in one zeroed block (cells first: 16-byte aligned).
-    std::size_t const cells_bytes = std::max<std::size_t>(max_tokens, 1) * sizeof(window);
-    std::size_t const bytes       = cells_bytes + cap * 4 + 65536 * 4 + num_filters * mcap * 2;
+    // All tables in one zeroed block, from its start rounded up to 32 bytes: cells first, then the
+    // buckets (32-byte aligned: a bucket never straddles a cache line).
+    std::size_t const cells_bytes =
+      (std::max<std::size_t>(max_tokens, 1) * sizeof(window) + 63) & ~std::size_t{63};
+    std::size_t const bytes       = 32 + cells_bytes + cap * 4 + 65536 * 4 + num_filters * mcap * 2;
     arena_                        = table_arena(bytes);
     auto* at                      = static_cast<unsigned char*>(arena_.data());
-    cells_                        = reinterpret_cast<window*>(at);
+    at += (32 - (reinterpret_cast<std::uintptr_t>(at) & 31)) & 31;
+    cells_ = reinterpret_cast<window*>(at);
     at += cells_bytes;
-    slots_ = reinterpret_cast<std::uint32_t*>(at);
+    buckets_ = reinterpret_cast<bucket*>(at);
     at += cap * 4;
     len2_ = reinterpret_cast<std::uint32_t*>(at);
     at += 65536 * 4;
@@ -146,22 +157,26 @@ class lpm_matcher {
       return true;
     }
     window const w = token_window(tok, len);
-    std::uint64_t const h = token_hash(w.lo, w.hi, len);
-    std::size_t i         = static_cast<std::size_t>(h >> slot_shift_);
-    std::uint32_t const tag = tag_of(h, len);
-    while (slots_[i] != 0) {
-      std::uint32_t const e = slots_[i];
-      if ((e & 0xFFFF0000u) == tag && cells_[e & 0xFFFFu].lo == w.lo && cells_[e & 0xFFFFu].hi == w.hi)
-        return false;
-      i = (i + 1) & slot_mask_;
+    std::uint64_t const h   = token_hash(w.lo, w.hi, len);
+    std::size_t b           = static_cast<std::size_t>(h >> bucket_shift_);
+    std::uint16_t const tag = tag_of(h, len);
+    for (;;) {
+      bucket& bk = buckets_[b];
+      for (unsigned j = 0; j < bucket_size; ++j) {
+        if (bk.tag[j] == 0) {  // first free entry: the token is new (entries fill in order, never emptied)
+          cells_[id] = w;
+          bk.tag[j]  = tag;
+          bk.id[j]   = static_cast<std::uint16_t>(id);
+          std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
+          len2_[w.lo & 0xFFFFu] |= bit;
+          for (int f = 0; f < num_filters; ++f)
+            if (len >= filter_prefix[f]) filter_[f][prefix_hash(w, filter_prefix[f])] |= bit;
+          return true;
+        }
+        if (bk.tag[j] == tag && cells_[bk.id[j]].lo == w.lo && cells_[bk.id[j]].hi == w.hi) return false;
+      }
+      b = (b + 1) & bucket_mask_;  // bucket full: the token lies in (or goes to) a later one
     }
-    cells_[id] = w;
-    slots_[i]  = tag | id;
-    std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
-    len2_[w.lo & 0xFFFFu] |= bit;
-    for (int f = 0; f < num_filters; ++f)
-      if (len >= filter_prefix[f]) filter_[f][prefix_hash(w, filter_prefix[f])] |= bit;
-    return true;
   }
 
   /**
@@ -232,16 +247,22 @@ class lpm_matcher {
       std::uint64_t const lo = w.lo & len_masks[len].lo;
       std::uint64_t const hi = w.hi & len_masks[len].hi;
       std::uint64_t const h   = token_hash(lo, hi, len);
-      std::uint32_t const tag = tag_of(h, len);
-      std::size_t i           = static_cast<std::size_t>(h >> slot_shift_);
+      std::uint16_t const tag = tag_of(h, len);
+      std::size_t b           = static_cast<std::size_t>(h >> bucket_shift_);
+      // One test of all 8 entries of a bucket: no walk of single slots, whose "empty?" and "this
+      // tag?" outcomes were mispredicted (docs/ENCODERS.md, 2026-11-30).
       for (;;) {
-        std::uint32_t const e = slots_[i];
-        if (e == 0) break;
-        if ((e & 0xFFFF0000u) == tag) {
-          window const& cl = cells_[e & 0xFFFFu];
-          if (cl.lo == lo && cl.hi == hi) return {e & 0xFFFFu, len};
+        bucket const& bk = buckets_[b];
+        std::uint32_t eq = bucket_match(bk, tag);
+        while (eq != 0) {  // two bits per entry; almost always one entry
+          unsigned const j   = static_cast<unsigned>(count_trailing_zeros(eq)) / 2;
+          std::uint32_t const id = bk.id[j];
+          window const& cl   = cells_[id];
+          if (cl.lo == lo && cl.hi == hi) return {id, len};
+          eq &= ~(3u << (2 * j));
         }
-        i = (i + 1) & slot_mask_;
+        if (bucket_match(bk, 0) != 0) break;  // a free entry: the token would be in this bucket
+        b = (b + 1) & bucket_mask_;
       }
       c &= ~(1u << (len - 1));
     }
@@ -253,8 +274,40 @@ class lpm_matcher {
   std::uint32_t byte_id(std::uint8_t b) const noexcept { return byte_id_[b]; }
 
  private:
-  /// Slot entry: (tag << 16) | id, where tag = (length << 11) | 11 hash bits; 0 = empty (length
-  /// is never 0). The token bytes live in `cells_[id]`, read only when length and tag agree.
+  /// A bucket of 8 slots: tag = (length << 11) | 11 hash bits, 0 = empty (length is never 0), and
+  /// the token's id. The token bytes live in `cells_[id]`, read only when the tag agrees. Entries
+  /// are filled in order and never removed; a token goes to the next bucket only when its own is full.
+  static constexpr unsigned bucket_size = 8;
+  struct alignas(32) bucket {
+    std::uint16_t tag[bucket_size];
+    std::uint16_t id[bucket_size];
+  };
+  /// Bits 2j and 2j+1 set if entry j of the bucket has tag `tag` (0: is empty).
+  static std::uint32_t bucket_match(bucket const& bk, std::uint16_t tag) noexcept
+  {
+#if defined(FASTPAIR_LPM_SSE2)
+    __m128i const v = _mm_load_si128(reinterpret_cast<__m128i const*>(bk.tag));
+    __m128i const t = _mm_set1_epi16(static_cast<short>(tag));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi16(v, t)));
+#else
+    std::uint32_t eq = 0;
+    for (unsigned j = 0; j < bucket_size; ++j) eq |= std::uint32_t{bk.tag[j] == tag} * (3u << (2 * j));
+    return eq;
+#endif
+  }
+  static int count_trailing_zeros(std::uint32_t v) noexcept
+  {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(v);
+#else
+    int n = 0;
+    while (!(v & 1u)) {
+      v >>= 1;
+      ++n;
+    }
+    return n;
+#endif
+  }
   static int count_leading_zeros(std::uint32_t v) noexcept
   {
 #if defined(__GNUC__) || defined(__clang__)
@@ -269,12 +322,20 @@ class lpm_matcher {
 #endif
   }
 
-  /// Bits of the lengths 2..rem (rem in 2..16).
-  static std::uint32_t rem_mask(unsigned rem) noexcept { return rem >= 16 ? 0xFFFEu : ((1u << rem) - 2); }
+  /// Bits of the lengths 1..rem (rem in 2..16), without a branch (on zh_text the "rem >= 16" branch
+  /// was mispredicted on 7 % of lookups). Bit 0 (length 1) is never set in len2_, so ANDed with a
+  /// len2_ entry this keeps exactly the lengths 2..rem.
+  static std::uint32_t rem_mask(unsigned rem) noexcept { return rem_masks[rem]; }
+  static constexpr std::uint16_t rem_masks[17] = {0x0001, 0x0001, 0x0003, 0x0007, 0x000F, 0x001F,
+                                                  0x003F, 0x007F, 0x00FF, 0x01FF, 0x03FF, 0x07FF,
+                                                  0x0FFF, 0x1FFF, 0x3FFF, 0x7FFF, 0xFFFF};
 
-  static std::uint32_t tag_of(std::uint64_t h, unsigned len) noexcept
+  /// Tag: the length and hash bits 39..49, below the bucket index (the top 14 bits for 65 536 tokens). Not
+  /// the low bits: those of a product depend only on the low input bits, so tokens that differ only
+  /// in later bytes (e.g. "Clerk#000000951", "Clerk#000000880") all had one tag.
+  static std::uint16_t tag_of(std::uint64_t h, unsigned len) noexcept
   {
-    return ((len << 11) | static_cast<std::uint32_t>(h & 0x7FFu)) << 16;
+    return static_cast<std::uint16_t>((len << 11) | static_cast<std::uint32_t>((h >> 39) & 0x7FFu));
   }
   /// Hash of the first k bytes of a window into a filter table.
   std::size_t prefix_hash(window const& w, unsigned k) const noexcept
@@ -285,10 +346,10 @@ class lpm_matcher {
   }
 
   table_arena arena_;
-  std::uint32_t* slots_ = nullptr;
-  window* cells_        = nullptr;  ///< by id (ids < max_tokens)
-  std::size_t slot_mask_ = 0;
-  unsigned slot_shift_   = 64;
+  bucket* buckets_ = nullptr;
+  window* cells_   = nullptr;  ///< by id (ids < max_tokens)
+  std::size_t bucket_mask_ = 0;
+  unsigned bucket_shift_   = 64;
   unsigned mask_shift_   = 64;
   /// Prefix lengths of the filter tables: filter f holds bit L-1 for tokens of length
   /// L >= filter_prefix[f], at the hash of their first filter_prefix[f] bytes.
