@@ -80,11 +80,14 @@ class token_set {
 };
 }  // namespace detail
 
-/** @brief Checks the dictionary alone. @throw format_error naming the field and value. */
-inline void validate_dictionary(codec kind, dictionary const& d)
+namespace detail {
+/**
+ * validate_dictionary() without the uniqueness test, for callers that detect duplicate tokens
+ * themselves (the encoder's matcher does while it is built, so the encoder does not build a second
+ * hash set of the tokens). @throw format_error naming the field and value.
+ */
+inline void validate_dictionary_shape(codec kind, dictionary const& d)
 {
-  using detail::fail_format;
-  using detail::u64s;
   if (d.offsets.empty()) fail_format("dictionary.offsets", "empty (needs N+1 entries)");
   std::size_t const n = d.size();
   if (n < 256) fail_format("dictionary.size", u64s(n) + " tokens; all 256 one-byte tokens are required");
@@ -96,6 +99,7 @@ inline void validate_dictionary(codec kind, dictionary const& d)
     fail_format("dictionary.offsets[" + u64s(n) + "]",
                 u64s(d.offsets[n]) + " != token byte count " + u64s(d.bytes.size()));
   int const max_len = max_token_length(kind);
+  bool seen_byte[256] = {};
   for (std::size_t i = 0; i < n; ++i) {
     if (d.offsets[i + 1] < d.offsets[i])
       fail_format("dictionary.offsets[" + u64s(i + 1) + "]", "not monotone (" +
@@ -104,13 +108,7 @@ inline void validate_dictionary(codec kind, dictionary const& d)
     if (len < 1 || len > static_cast<std::uint32_t>(max_len))
       fail_format("dictionary token " + u64s(i), "length " + u64s(len) + " outside 1.." +
                   std::to_string(max_len));
-  }
-  // All 256 single bytes present, tokens unique (the first token equal to an earlier one is named).
-  bool seen_byte[256] = {};
-  detail::token_set uniq(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (d.length(i) == 1) seen_byte[d.data(i)[0]] = true;
-    if (!uniq.insert(d, static_cast<std::uint32_t>(i))) fail_format("dictionary token " + u64s(i), "duplicate token");
+    if (len == 1) seen_byte[d.data(i)[0]] = true;
   }
   for (int b = 0; b < 256; ++b)
     if (!seen_byte[b]) fail_format("dictionary", "one-byte token for byte value " + std::to_string(b) + " missing");
@@ -118,6 +116,19 @@ inline void validate_dictionary(codec kind, dictionary const& d)
     for (int b = 0; b < 256; ++b)
       if (d.length(b) != 1 || d.data(b)[0] != b)
         fail_format("dictionary token " + std::to_string(b), "FSST-12 code b < 256 must be the byte b");
+}
+}  // namespace detail
+
+/** @brief Checks the dictionary alone. @throw format_error naming the field and value. */
+inline void validate_dictionary(codec kind, dictionary const& d)
+{
+  detail::validate_dictionary_shape(kind, d);
+  // Tokens unique (the first token equal to an earlier one is named).
+  std::size_t const n = d.size();
+  detail::token_set uniq(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!uniq.insert(d, static_cast<std::uint32_t>(i)))
+      detail::fail_format("dictionary token " + detail::u64s(i), "duplicate token");
 }
 
 /**

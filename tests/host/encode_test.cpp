@@ -357,6 +357,28 @@ TEST_CASE("encoder: one dictionary for many row groups, equal to encode(), usabl
                   fastpair::logic_error);
 }
 
+TEST_CASE("encoder: duplicate tokens of every length are rejected like validate_dictionary does", "[encode]")
+{
+  // The OnPair encoder leaves the uniqueness test to its matcher (validate_dictionary_shape + the
+  // matcher's insert), so it must name the same token as validate_dictionary.
+  using Catch::Matchers::Contains;
+  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    CAPTURE(fastpair::codec_name(kind));
+    for (std::string const tok : {"q", "xy", "abc", "0123456789abcdef"}) {
+      if (kind == codec::fsst12 && tok.size() > 8) continue;
+      CAPTURE(tok);
+      fastpair::dictionary d;
+      for (int b = 0; b < 256; ++b) d.push_back(std::string(1, static_cast<char>(b)));
+      if (tok.size() > 1) d.push_back(tok);
+      d.push_back("zz-fill");
+      d.push_back(tok);  // the duplicate: token number d.size() - 1
+      std::string const name = "dictionary token " + std::to_string(d.size() - 1);
+      CHECK_THROWS_WITH(fastpair::validate_dictionary(kind, d), Contains(name) && Contains("duplicate"));
+      CHECK_THROWS_WITH(fastpair::encoder(kind, d), Contains(name) && Contains("duplicate"));
+    }
+  }
+}
+
 TEST_CASE("order_tokens_by_frequency: same bytes, hot tokens first, FSST-12 literals fixed", "[encode]")
 {
   for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
