@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instantiating a user-defined decode configuration and timing it against the automatic one.
 //
-// decode_config<K, W, H, T, B[, Emit]> fixes the decoder's shape at compile time (config.cuh documents
-// each knob). W must equal the prepared column's low-plane width, so a program that accepts any
+// decode_config<K, W, H, T, B[, Emit, Drain, Gather]> fixes the decoder's shape at compile time
+// (config.cuh documents each knob). W must equal the prepared column's low-plane width, so a program that accepts any
 // column instantiates its config for both W = 8 and W = 16 and picks one at run time.
 //
 // Usage: fastpair_example_custom_config [COLUMN.fpc]
