@@ -274,6 +274,37 @@ inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars
   }
   return m;
 }
+
+/**
+ * @brief compute_sidecar() of an encoder's output, from its row offsets: a row's codes cover
+ * exactly its bytes, so code c of row r starts at row_byte[r] plus the lengths of the row's codes
+ * before c. Only the codes from the start of a row holding a multiple of `stride` up to that
+ * multiple are summed (on text a few per cent of the codes instead of all, never more than all),
+ * and the rows are found by binary search. Same result as compute_sidecar(codes, n, token_length,
+ * stride).
+ */
+inline std::vector<std::uint64_t> sidecar_from_rows(std::uint16_t const* codes, std::uint64_t n, std::size_t n_rows,
+                                                    std::uint64_t const* row_code, std::uint64_t const* row_byte,
+                                                    std::uint32_t const* token_length, std::uint32_t stride)
+{
+  std::vector<std::uint64_t> out;
+  out.reserve((n + stride - 1) / stride);
+  std::size_t r     = 0;
+  std::uint64_t i   = 0;  // cursor: code i starts at byte pos
+  std::uint64_t pos = 0;
+  for (std::uint64_t c = 0; c < n; c += stride) {
+    // The row holding code c (c < n = row_code[n_rows]): the last r with row_code[r] <= c, found
+    // by binary search (on columns of short rows there are far more rows than sidecar entries).
+    r = static_cast<std::size_t>(std::upper_bound(row_code + r + 1, row_code + n_rows + 1, c) - row_code) - 1;
+    if (row_code[r] > i) {             // the cursor is in an earlier row: jump to this row's start
+      i   = row_code[r];
+      pos = row_byte[r];
+    }
+    for (; i < c; ++i) pos += token_length[codes[i]];
+    out.push_back(pos);
+  }
+  return out;
+}
 }  // namespace detail
 
 /**
@@ -568,8 +599,9 @@ class encoder {
       detail::validate_dictionary_shape(kind_, dict_);
     }
     matcher_ = std::make_unique<detail::lpm_matcher>(dict_.size());
+    std::uint8_t const* const dict_end = dict_.bytes.data() + dict_.bytes.size();
     for (std::size_t i = 0; i < dict_.size(); ++i)
-      if (!matcher_->insert(dict_.data(i), dict_.length(i), static_cast<std::uint32_t>(i)))
+      if (!matcher_->insert(dict_.data(i), dict_.length(i), static_cast<std::uint32_t>(i), dict_end))
         detail::fail_format("dictionary token " + detail::u64s(i), "duplicate token");
   }
 
@@ -621,7 +653,8 @@ class encoder {
     col.codes     = pack_codes(kind_, codes.get(), m);
     std::vector<std::uint32_t> tlen(dict_.size());
     for (std::size_t i = 0; i < tlen.size(); ++i) tlen[i] = dict_.length(i);
-    col.sidecar = compute_sidecar(codes.get(), m, tlen.data(), sidecar_stride);
+    col.sidecar = detail::sidecar_from_rows(codes.get(), m, n_rows, col.row_code_offsets.data(), col.row_byte_offsets.data(),
+                                            tlen.data(), sidecar_stride);
     return col;
   }
 

@@ -223,22 +223,37 @@ inline std::uint32_t code_at(codec c, std::uint8_t const* packed, std::uint64_t 
 /** @brief Packs codes at the codec's width (values must fit: < code_space(c)). */
 inline std::vector<std::uint8_t> pack_codes(codec c, std::uint16_t const* codes, std::uint64_t n)
 {
-  std::vector<std::uint8_t> out(packed_code_bytes(c, n), 0);
-  if (code_bits(c) == 16) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (n) std::memcpy(out.data(), codes, n * 2);
-#else
+  if (code_bits(c) == 16) {  // the u16 array's bytes as they are: one copy, no zero fill first
+    auto const* b = reinterpret_cast<std::uint8_t const*>(codes);
+    return std::vector<std::uint8_t>(b, b + n * 2);
+  }
+#endif
+  std::vector<std::uint8_t> out(packed_code_bytes(c, n), 0);
+  if (code_bits(c) == 16) {  // other byte orders
     for (std::uint64_t j = 0; j < n; ++j) {
       out[2 * j]     = static_cast<std::uint8_t>(codes[j]);
       out[2 * j + 1] = static_cast<std::uint8_t>(codes[j] >> 8);
     }
-#endif
     return out;
   }
   std::uint64_t j0 = 0;
   // Four codes -> six bytes, written as one 8-byte store (the two bytes past them are rewritten by
-  // the next group or left 0); only while those 8 bytes lie inside `out`.
-  for (; j0 + 4 <= n && j0 / 2 * 3 + 8 <= out.size(); j0 += 4) {
+  // the next group or left 0); only while those 8 bytes lie inside `out`: groups g < groups.
+  std::uint64_t const groups = out.size() < 8 ? 0 : std::min<std::uint64_t>(n / 4, (out.size() - 8) / 6 + 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // The four codes as one u64 load (16 bits each), each moved down to its 12-bit place: fewer
+  // operations than the loop below (en_wiki OnPair-12, 4.3 M codes: 3.3-4.9 -> 2.1-2.5 ms).
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    std::uint64_t x;
+    std::memcpy(&x, codes + 4 * g, 8);
+    std::uint64_t const v = (x & 0xFFFu) | ((x >> 4) & 0xFFF000u) | ((x >> 8) & 0xFFF000000ull) |
+                            ((x >> 12) & 0xFFF000000000ull);
+    std::memcpy(out.data() + 6 * g, &v, 8);
+  }
+  j0 = 4 * groups;
+#endif
+  for (; j0 < 4 * groups; j0 += 4) {
     std::uint64_t const v = std::uint64_t{codes[j0] & 0xFFFu} | (std::uint64_t{codes[j0 + 1] & 0xFFFu} << 12) |
                             (std::uint64_t{codes[j0 + 2] & 0xFFFu} << 24) |
                             (std::uint64_t{codes[j0 + 3] & 0xFFFu} << 36);

@@ -10,8 +10,9 @@
  *  byte_id[256]               one-byte tokens
  *  len2[first 2 bytes]        bits 0..15: bit L-1 set if some token of length L >= 2 starts with
  *                             these 2 bytes; bits 16..31: the 2-byte token's id (when bit 1 is set)
- *  filter_k[hash(first k)]    k in {3,4,6,8,12}: bit L-1 set if some token of length L >= k starts
- *                             with these k bytes
+ *  filter_k[hash(first k)]    k in {3,4,6}: bit L-1 set if some token of length L >= k starts
+ *                             with these k bytes (16 bits); k in {8,12}: the same in one byte,
+ *                             bit L-k for L in 8..15 (8) or 12..16 (12)
  *  buckets (open addressing)  every token of 3..16 bytes: a 16-bit tag (length, 11 hash bits) and
  *                             the id, 8 per 32-byte bucket (tags compared at once, SSE2 where
  *                             available), keyed by (first 8 bytes, next 8 bytes, length), bytes
@@ -122,7 +123,7 @@ class lpm_matcher {
     // buckets (32-byte aligned: a bucket never straddles a cache line).
     std::size_t const cells_bytes =
       (std::max<std::size_t>(max_tokens, 1) * sizeof(window) + 63) & ~std::size_t{63};
-    std::size_t const bytes       = 32 + cells_bytes + cap * 4 + 65536 * 4 + num_filters * mcap * 2;
+    std::size_t const bytes       = 32 + cells_bytes + cap * 4 + 65536 * 4 + (3 * 2 + 2 * 1) * mcap;
     arena_                        = table_arena(bytes);
     auto* at                      = static_cast<unsigned char*>(arena_.data());
     at += (32 - (reinterpret_cast<std::uintptr_t>(at) & 31)) & 31;
@@ -132,9 +133,13 @@ class lpm_matcher {
     at += cap * 4;
     len2_ = reinterpret_cast<std::uint32_t*>(at);
     at += 65536 * 4;
-    for (auto& f : filter_) {
-      f = reinterpret_cast<std::uint16_t*>(at);
+    for (int f = 0; f < 3; ++f) {
+      filter_[f] = reinterpret_cast<std::uint16_t*>(at);
       at += mcap * 2;
+    }
+    for (int f = 3; f < num_filters; ++f) {
+      filter8_[f - 3] = at;
+      at += mcap;
     }
     for (auto& b : byte_id_) b = 0xFFFFFFFFu;
   }
@@ -144,6 +149,15 @@ class lpm_matcher {
    * @return false (and changes nothing) if the token is already present.
    */
   bool insert(std::uint8_t const* tok, unsigned len, std::uint32_t id)
+  {
+    return insert(tok, len, id, tok + len);
+  }
+
+  /**
+   * @brief insert() for a token inside a buffer that may be read up to `end` (>= tok + len): with
+   * 16 readable bytes the token's window is one masked load instead of a copy of `len` bytes.
+   */
+  bool insert(std::uint8_t const* tok, unsigned len, std::uint32_t id, std::uint8_t const* end)
   {
     if (len == 1) {
       if (byte_id_[tok[0]] != 0xFFFFFFFFu) return false;
@@ -156,24 +170,40 @@ class lpm_matcher {
       len2_[key] |= 2u | (id << 16);
       return true;
     }
-    window const w = token_window(tok, len);
+    window w;
+    if (end - tok >= 16) {
+      w = load_window(tok, end);
+      w.lo &= len_masks[len].lo;
+      w.hi &= len_masks[len].hi;
+    } else {
+      w = token_window(tok, len);
+    }
     std::uint64_t const h   = token_hash(w.lo, w.hi, len);
     std::size_t b           = static_cast<std::size_t>(h >> bucket_shift_);
     std::uint16_t const tag = tag_of(h, len);
     for (;;) {
       bucket& bk = buckets_[b];
-      for (unsigned j = 0; j < bucket_size; ++j) {
-        if (bk.tag[j] == 0) {  // first free entry: the token is new (entries fill in order, never emptied)
-          cells_[id] = w;
-          bk.tag[j]  = tag;
-          bk.id[j]   = static_cast<std::uint16_t>(id);
-          std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
-          len2_[w.lo & 0xFFFFu] |= bit;
-          for (int f = 0; f < num_filters; ++f)
-            if (len >= filter_prefix[f]) filter_[f][prefix_hash(w, filter_prefix[f])] |= bit;
-          return true;
-        }
-        if (bk.tag[j] == tag && cells_[bk.id[j]].lo == w.lo && cells_[bk.id[j]].hi == w.hi) return false;
+      // Entries fill in order and are never emptied, and a tag is never 0: entries with this tag
+      // all lie before the first free one.
+      for (std::uint32_t eq = bucket_match(bk, tag); eq != 0;) {
+        unsigned const j = static_cast<unsigned>(count_trailing_zeros(eq)) / 2;
+        if (cells_[bk.id[j]].lo == w.lo && cells_[bk.id[j]].hi == w.hi) return false;
+        eq &= ~(3u << (2 * j));
+      }
+      if (std::uint32_t const free = bucket_match(bk, 0)) {  // the token is new: its first free entry
+        unsigned const j = static_cast<unsigned>(count_trailing_zeros(free)) / 2;
+        cells_[id]       = w;
+        bk.tag[j]        = tag;
+        bk.id[j]         = static_cast<std::uint16_t>(id);
+        std::uint16_t const bit = static_cast<std::uint16_t>(1u << (len - 1));
+        len2_[w.lo & 0xFFFFu] |= bit;
+        for (int f = 0; f < 3; ++f)
+          if (len >= filter_prefix[f]) filter_[f][prefix_hash(w, filter_prefix[f])] |= bit;
+        // The 8- and 12-byte filters in bytes: lengths 8..15 and 12..16 (length 16 is left to the
+        // 12-byte filter; the others' bits are the same as in 16-bit entries).
+        if (len >= 8 && len <= 15) filter8_[0][prefix_hash(w, 8)] |= static_cast<std::uint8_t>(1u << (len - 8));
+        if (len >= 12) filter8_[1][prefix_hash(w, 12)] |= static_cast<std::uint8_t>(1u << (len - 12));
+        return true;
       }
       b = (b + 1) & bucket_mask_;  // bucket full: the token lies in (or goes to) a later one
     }
@@ -221,7 +251,7 @@ class lpm_matcher {
     for (int f = 2; f < num_filters; ++f) {
       unsigned const k = filter_prefix[f];
       if (cand < (1u << (k - 1))) break;
-      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+      cand &= filter_mask(f, w);
     }
     return cand;
   }
@@ -229,11 +259,20 @@ class lpm_matcher {
   /// long_filters() with all three filters read unconditionally (no branch; the same mask).
   std::uint32_t all_long_filters(window const& w, std::uint32_t cand) const noexcept
   {
-    for (int f = 2; f < num_filters; ++f) {
-      unsigned const k = filter_prefix[f];
-      cand &= ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
-    }
+    for (int f = 2; f < num_filters; ++f) cand &= filter_mask(f, w);
     return cand;
+  }
+
+  /// Filter f (>= 2) as a mask of the lengths it leaves: the ones it does not cover always, the
+  /// others where its entry has their bit. The 8- and 12-byte filters are byte tables (128 KiB
+  /// less for OnPair-16, tables that the parse reads at random and that share the L2 cache with
+  /// the buckets and cells: docs/ENCODERS.md, 2026-11-30 06:50 UTC).
+  std::uint32_t filter_mask(int f, window const& w) const noexcept
+  {
+    unsigned const k = filter_prefix[f];
+    if (f < 3) return ((1u << (k - 1)) - 1) | filter_[f][prefix_hash(w, k)];
+    if (k == 8) return 0x807Fu | (std::uint32_t{filter8_[0][prefix_hash(w, 8)]} << 7);
+    return 0x07FFu | (std::uint32_t{filter8_[1][prefix_hash(w, 12)]} << 11);
   }
 
   /** @brief Second half: the longest match among `cand` (from candidates(w, rem)), as longest(). */
@@ -351,14 +390,15 @@ class lpm_matcher {
   std::size_t bucket_mask_ = 0;
   unsigned bucket_shift_   = 64;
   unsigned mask_shift_   = 64;
-  /// Prefix lengths of the filter tables: filter f holds bit L-1 for tokens of length
-  /// L >= filter_prefix[f], at the hash of their first filter_prefix[f] bytes.
+  /// Prefix lengths of the filter tables: filter f holds the lengths L >= filter_prefix[f] (8-byte
+  /// filter: L <= 15) of the tokens, at the hash of their first filter_prefix[f] bytes.
   static constexpr int num_filters                  = 5;
   static constexpr unsigned filter_prefix[num_filters] = {3, 4, 6, 8, 12};
   /// By first 2 bytes: lengths present (bits 1..15; bit 1 exact) | id of the 2-byte token << 16
   /// (if bit 1 is set). One load gives both: the id is then in the line the lengths came from.
   std::uint32_t* len2_ = nullptr;
-  std::uint16_t* filter_[num_filters] = {};
+  std::uint16_t* filter_[3] = {};  ///< 3-, 4-, 6-byte prefixes (bit L-1)
+  std::uint8_t* filter8_[2] = {};  ///< 8-byte (bit L-8, L in 8..15) and 12-byte (bit L-12) prefixes
   std::uint32_t byte_id_[256];
 };
 
