@@ -443,9 +443,19 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
   // code counts for 12-bit packing): the stored sidecar and packed codes equal a recomputation.
   for (codec kind : {codec::onpair16, codec::onpair12}) {
     fastpair::dictionary const dk = fastpair::train(rows, kind);
-    for (std::size_t n_rows : {std::size_t{1}, std::size_t{37}, std::size_t{900}, std::size_t{4000}}) {
+    for (std::size_t n_rows : {std::size_t{1}, std::size_t{37}, std::size_t{900}, std::size_t{4000}, std::size_t{2}}) {
+      // The last size: the same rows with empty rows before, between and after them (the encoder
+      // derives the sidecar from the row offsets, where empty rows share a code offset).
+      bool const with_empty = n_rows == 2;
+      if (with_empty) n_rows = 1500;
       host_strings part;
-      for (std::size_t r = 0; r < n_rows; ++r) part.push_back(rows.row(r));
+      if (with_empty) part.push_back("");
+      for (std::size_t r = 0; r < n_rows; ++r) {
+        part.push_back(rows.row(r));
+        if (with_empty && r % 3 == 0) part.push_back("");
+        if (with_empty && r % 7 == 0) part.push_back("");
+      }
+      if (with_empty) part.push_back("");
       for (std::uint32_t stride : {1u, 7u, 128u, 768u, 4096u, 5000u}) {
         CAPTURE(fastpair::codec_name(kind), n_rows, stride);
         fastpair::compressed_column col = fastpair::encode(part, kind, dk, stride);
