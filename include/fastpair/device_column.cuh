@@ -40,6 +40,10 @@ struct prepare_options {
  * auto dcol = fastpair::device_column::prepare(col, stream);  // validate, build planes, upload
  * fastpair::decode_column(dcol, out_view, stream);            // async, no allocation
  * @endcode
+ *
+ * Lifetime: the device memory is freed on the preparation stream (stream-ordered), and the
+ * destructor waits for that stream before it destroys the two texture objects of the texture
+ * gathers. Work that reads the column on other streams must be ordered before its destruction.
  */
 class device_column {
  public:
@@ -80,8 +84,9 @@ class device_column {
     // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
     auto const u32 = cudaChannelFormatKindUnsigned;
     d.lo_tex_      = texture_object(d.lo_ptr_, planes.lo.size(),
-                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32));
-    d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32));
+                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
+                                    stream);
+    d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
     d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream);
     d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream);
     d.error_   = device_buffer<std::uint32_t>(1, stream);

@@ -93,12 +93,19 @@ class device_buffer {
 /**
  * @brief An owning texture object over linear device memory (cudaCreateTextureObject /
  * cudaDestroyTextureObject). Move-only; it does not own the memory it reads, which must outlive it.
+ *
+ * Destruction first waits for the work queued on `stream` (the stream given at creation; skipped
+ * while that stream is being captured into a graph), so a kernel launched there that still reads
+ * through the texture finishes before the object is destroyed. Work on other streams must be
+ * ordered before the destruction by the caller, as for device_buffer's stream-ordered free.
  */
 class texture_object {
  public:
   texture_object() = default;
-  /** @brief Texture over `bytes` bytes at `p` (aligned to cudaDevAttrTextureAlignment), elements of `desc`, read as stored. */
-  texture_object(void const* p, std::size_t bytes, cudaChannelFormatDesc desc)
+  /** @brief Texture over `bytes` bytes at `p` (aligned to cudaDevAttrTextureAlignment), elements of
+   *  `desc`, read as stored; its destruction is ordered after the work queued on `stream`. */
+  texture_object(void const* p, std::size_t bytes, cudaChannelFormatDesc desc, cuda::stream_ref stream)
+    : stream_(stream.get())
   {
     cudaResourceDesc r{};
     r.resType                = cudaResourceTypeLinear;
@@ -109,22 +116,28 @@ class texture_object {
     t.readMode = cudaReadModeElementType;
     FASTPAIR_CUDA_TRY(cudaCreateTextureObject(&obj_, &r, &t, nullptr));
   }
-  texture_object(texture_object&& o) noexcept : obj_(o.obj_) { o.obj_ = 0; }
+  texture_object(texture_object&& o) noexcept : obj_(o.obj_), stream_(o.stream_) { o.obj_ = 0; }
   texture_object& operator=(texture_object&& o) noexcept
   {
     std::swap(obj_, o.obj_);
+    std::swap(stream_, o.stream_);
     return *this;
   }
   texture_object(texture_object const&)            = delete;
   texture_object& operator=(texture_object const&) = delete;
   ~texture_object()
   {
-    if (obj_) (void)cudaDestroyTextureObject(obj_);
+    if (!obj_) return;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream_, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone)
+      (void)cudaStreamSynchronize(stream_);
+    (void)cudaDestroyTextureObject(obj_);
   }
   cudaTextureObject_t get() const noexcept { return obj_; }
 
  private:
   cudaTextureObject_t obj_ = 0;
+  cudaStream_t stream_     = nullptr;
 };
 
 namespace detail {
