@@ -52,7 +52,7 @@ namespace fastpair::detail {
 /** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads;
  *  `AllValid`: the caller knows idx0 + K <= c_end. The 16-byte loads are cached in L2 only
  *  (`__ldcg`): codes are read once, and keeping them out of L1 leaves it to the dictionary
- *  (+0.1 … +1.6 % on 15 column x codec cells, H200, docs/BENCHMARKS.md). */
+ *  (0 … +1.6 % on 15 column x codec cells, none lower; H200, docs/BENCHMARKS.md). */
 template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
                                                        std::uint64_t c_end, std::uint32_t (&code)[K])
