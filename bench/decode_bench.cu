@@ -19,6 +19,8 @@ using fastpair::codec;
 using fastpair::decode_config;
 constexpr auto words = fastpair::emit_strategy::register_words;
 constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
+constexpr auto lanes = fastpair::drain_strategy::lanes;
+using G              = fastpair::gather_strategy;
 
 namespace {
 
@@ -36,6 +38,7 @@ void bench_config(benchmark::State& state, std::string const& column, codec kind
   auto& p    = fb::get_column(column, kind, config_w<Config>());
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, p.out(), s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
+  else if (fb::output_mismatches(p) != 0) state.SkipWithError("decoded output differs from the CPU reference");
   fb::set_decode_counters(state, p, times);
 }
 
@@ -62,7 +65,17 @@ using sweep_configs = config_list<
   decode_config<4, 16, 0, 128, 8, words>, decode_config<8, 16, 0, 64, 8, words>,
   // register_words + bulk-copy (TMA) drain
   decode_config<8, 16, 0, 256, 3, words, bulk>, decode_config<8, 16, 0, 128, 6, words, bulk>,
-  decode_config<8, 8, 0, 256, 3, words, bulk>>;
+  decode_config<8, 8, 0, 256, 3, words, bulk>,
+  // register_words with texture gathers: which reads go through which pipe, and K, T, B again
+  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low>, decode_config<8, 8, 0, 256, 3, words, lanes, G::texture>,
+  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 128, 6, words, lanes, G::texture>, decode_config<6, 8, 0, 256, 4, words, lanes, G::texture>,
+  decode_config<8, 8, 0, 128, 6, words, lanes, G::texture_low_streamed>, decode_config<8, 8, 0, 128, 8, words, lanes, G::texture>,
+  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low>, decode_config<8, 16, 0, 256, 3, words, lanes, G::texture>,
+  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low_streamed>,
+  decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low>,
+  decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low_streamed>,
+  decode_config<8, 16, 0, 128, 8, words, lanes, G::texture_low>>;
 
 template <class... Configs>
 void register_sweep(config_list<Configs...>, std::string const& prefix, std::string const& column, codec kind, int w)

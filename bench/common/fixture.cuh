@@ -47,6 +47,7 @@ struct prepared {
   device_column dcol;
   device_buffer<std::int64_t> offsets;
   device_buffer<char> chars;
+  device_buffer<char> reference;  // the CPU reference decode of `source` (one tile), on the device
   double mean_token = 0, share_le8 = 0, ratio = 0;
   string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), dcol.num_rows(), chars.size()}; }
 };
@@ -111,8 +112,11 @@ inline prepared& get_column(std::string const& name, codec kind, int w = 0)
   decode_column(p->dcol, p->out(), {});
   std::vector<char> head(p->source.decoded_bytes());
   FASTPAIR_CUDA_TRY(cudaMemcpy(head.data(), p->chars.data(), head.size(), cudaMemcpyDeviceToHost));
-  if (head != decode_reference(p->source).chars || p->dcol.read_and_clear_errors() != 0)
+  auto const ref = decode_reference(p->source).chars;
+  if (head != ref || p->dcol.read_and_clear_errors() != 0)
     throw std::runtime_error("benchmark input " + key + ": GPU decode differs from the CPU reference");
+  p->reference = device_buffer<char>(ref.size(), {});
+  if (!ref.empty()) FASTPAIR_CUDA_TRY(cudaMemcpy(p->reference.data(), ref.data(), ref.size(), cudaMemcpyHostToDevice));
   return *cache.emplace(key, std::move(p)).first->second;
 }
 

@@ -120,6 +120,32 @@ inline unsigned long long device_mismatches(void const* a, void const* b, std::u
   return h;
 }
 
+/** Counts positions i < n where out[i] != tile[i % tile_n]. */
+__global__ void count_tile_mismatches_kernel(char const* out, std::uint64_t n, char const* tile, std::uint64_t tile_n,
+                                             unsigned long long* count)
+{
+  unsigned long long local = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    local += out[i] != tile[i % tile_n];
+  if (local) atomicAdd(count, local);
+}
+
+/** Bytes of the decoded (tiled) output of `p` that differ from the CPU reference (synchronizes):
+ *  the per-benchmark correctness gate of every timed configuration. */
+inline unsigned long long output_mismatches(prepared const& p)
+{
+  std::uint64_t const n = p.dcol.decoded_bytes(), tile_n = p.reference.size();
+  if (n == 0 || tile_n == 0) return n;
+  device_buffer<unsigned long long> cnt(1, {});
+  FASTPAIR_CUDA_TRY(cudaMemset(cnt.data(), 0, sizeof(unsigned long long)));
+  count_tile_mismatches_kernel<<<132 * 16, 256>>>(p.chars.data(), n, p.reference.data(), tile_n, cnt.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  unsigned long long h = 0;
+  FASTPAIR_CUDA_TRY(cudaMemcpy(&h, cnt.data(), sizeof h, cudaMemcpyDeviceToHost));
+  return h;
+}
+
 /** Registers, local memory (spills/stack) and resident blocks per SM of a kernel launched with
  *  `threads` threads and `smem` bytes of dynamic shared memory, as benchmark counters. */
 template <class Kernel>

@@ -52,7 +52,19 @@ enum class gather_strategy {
   texture_low,
   /// The low-plane read and the length-nibble read both go through the texture pipe.
   texture,
+  /// The low-plane read goes through the texture pipe, and the token lengths are not gathered at
+  /// all: they come from the column's per-code length stream (device_column, prepare_options::
+  /// length_stream), loaded with the codes, 4 bits per code. Costs num_codes / 2 bytes of device
+  /// memory; pays off on columns of short tokens (docs/BENCHMARKS.md, "streamed lengths").
+  texture_low_streamed,
 };
+
+/** @brief True if strategy `g` reads the low plane through the texture pipe. */
+constexpr bool gathers_low_by_texture(gather_strategy g) noexcept { return g != gather_strategy::global; }
+/** @brief True if strategy `g` reads the length nibbles through the texture pipe. */
+constexpr bool gathers_lengths_by_texture(gather_strategy g) noexcept { return g == gather_strategy::texture; }
+/** @brief True if strategy `g` takes the token lengths from the per-code length stream. */
+constexpr bool streams_lengths(gather_strategy g) noexcept { return g == gather_strategy::texture_low_streamed; }
 
 /**
  * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
@@ -87,6 +99,8 @@ struct decode_config {
   static constexpr emit_strategy emit    = Emit;
   static constexpr drain_strategy drain  = Drain;
   static constexpr gather_strategy gather = Gather;
+  /// Gather takes the token lengths from the per-code length stream (texture_low_streamed).
+  static constexpr bool streams_lengths = Gather == gather_strategy::texture_low_streamed;
   static constexpr int warps_per_block   = ThreadsPerBlock / 32;
   static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
 
@@ -112,6 +126,20 @@ template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D, 
 struct is_decode_config<decode_config<K, W, H, T, B, E, D, G>> : std::true_type {};
 
 /**
+ * @brief `Config` with its token lengths gathered (texture_low) where it streams them
+ * (texture_low_streamed), otherwise `Config` itself: for code streams made on the fly, such as
+ * the compact stream of a selective decode, which have no per-code length stream.
+ */
+template <class Config>
+struct with_gathered_lengths {
+  using type = Config;
+};
+template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
+struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low_streamed>> {
+  using type = decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low>;
+};
+
+/**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
  * every improvement is measured against, side by side.
  */
@@ -119,7 +147,7 @@ template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4>;
 
 /** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".bulk" for the bulk_copy
- *  drain, ".texlo" / ".tex" for texture gathers): the config's name in test names, benchmark
+ *  drain, ".texlo" / ".tex" / ".texls" for the texture gather strategies): the config's name in test names, benchmark
  *  names and logs. */
 template <class Config>
 std::string config_name()
@@ -130,9 +158,10 @@ std::string config_name()
          std::to_string(Config::min_blocks_per_sm) +
          (Config::emit == emit_strategy::register_words ? ".words" : "") +
          (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "") +
-         (Config::gather == gather_strategy::texture_low ? ".texlo"
-          : Config::gather == gather_strategy::texture   ? ".tex"
-                                                         : "");
+         (Config::gather == gather_strategy::texture_low            ? ".texlo"
+          : Config::gather == gather_strategy::texture              ? ".tex"
+          : Config::gather == gather_strategy::texture_low_streamed ? ".texls"
+                                                                    : "");
 }
 
 }  // namespace fastpair

@@ -20,6 +20,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/stream_ref>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct prepare_options {
   int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)
   bool validate       = true;    ///< validate the host column first (recommended for untrusted input)
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
+  /// Build the per-code length stream (num_codes / 2 bytes of device memory) that
+  /// gather_strategy::texture_low_streamed reads. Without it those configs return
+  /// cudaErrorInvalidResourceHandle and the automatic config uses texture_low instead.
+  bool length_stream = true;
 };
 
 /**
@@ -42,7 +47,7 @@ struct prepare_options {
  * @endcode
  *
  * Lifetime: the device memory is freed on the preparation stream (stream-ordered), and the
- * destructor waits for that stream before it destroys the two texture objects of the texture
+ * destructor waits for that stream before it destroys the texture objects of the texture
  * gathers. Work that reads the column on other streams must be ordered before its destruction.
  */
 class device_column {
@@ -101,7 +106,32 @@ class device_column {
       d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream);
       d.regenerate_sidecar(stream);
     }
+    if (opt.length_stream) d.build_length_stream(stream);
     return d;
+  }
+
+  /** @brief True if the column has the per-code length stream (prepare_options::length_stream). */
+  bool has_length_stream() const noexcept { return code_lengths_.data() != nullptr; }
+
+  /**
+   * @brief Builds the per-code length stream on the GPU (what prepare() does unless
+   * prepare_options::length_stream is false): 4 bits per code, 8 codes per 32-bit word, 16 zero
+   * bytes of padding past the end. Asynchronous.
+   */
+  void build_length_stream(cuda::stream_ref stream = {})
+  {
+    std::uint64_t const words = (num_codes_ + 7) / 8;
+    code_lengths_             = device_buffer<std::uint32_t>(words + 4, stream);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_lengths_.data(), 0, (words + 4) * sizeof(std::uint32_t), stream.get()));
+    if (words > 0) {
+      auto launch = [&](auto v) {
+        unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((words + 255) / 256, 4096));
+        detail::code_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, code_lengths_.data(), words);
+      };
+      if (w_ == 8) launch(view<8>());
+      else launch(view<16>());
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+    }
   }
 
   /**
@@ -148,6 +178,7 @@ class device_column {
     v.error          = const_cast<std::uint32_t*>(error_.data());
     v.lo_tex         = lo_tex_.get();
     v.lengths_tex    = lengths_tex_.get();
+    v.code_lengths   = reinterpret_cast<std::uint8_t const*>(code_lengths_.data());
     return v;
   }
 
@@ -211,7 +242,7 @@ class device_column {
   std::uint8_t const* lo_ptr_      = nullptr;
   std::uint8_t const* lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
-  device_buffer<std::uint32_t> error_;
+  device_buffer<std::uint32_t> error_, code_lengths_;
   texture_object lo_tex_, lengths_tex_;  // declared last: destroyed before the memory they read
 };
 

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ft = fastpair::testing;
@@ -40,13 +41,14 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       auto const arch = fastpair::detail::current_arch_bucket();
       bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
       if (kind == codec::fsst12) REQUIRE(expect_w == (hopper_or_newer ? 16 : 8));
-      // sm_90+: the low-plane gathers go through the texture pipe, the nibbles too for W = 8
-      // columns of mostly short tokens (docs/DECODER.md).
+      // sm_90+: the low-plane gathers go through the texture pipe; columns of short tokens (mean
+      // under 9 bytes) stream their lengths instead of gathering them (docs/DECODER.md).
       if (hopper_or_newer) {
-        bool const both = expect_w == 8 && fastpair::share_longer_than(hist, 8) < 0.14;
-        REQUIRE(fastpair::detail::mostly_short_tokens(dcol) == (fastpair::share_longer_than(hist, 8) < 0.14));
-        std::string const name = fastpair::auto_config_name(dcol);
-        REQUIRE(name.substr(name.size() - (both ? 4 : 6)) == (both ? ".tex" : ".texlo"));
+        bool const streamed = fastpair::mean_token_length(hist) < 9.0;
+        REQUIRE(dcol.has_length_stream());
+        REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == streamed);
+        REQUIRE(fastpair::auto_config_name(dcol) ==
+                std::string("k8.w16.h0.t256.b3.words") + (streamed ? ".texls" : ".texlo"));
       }
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
@@ -182,6 +184,22 @@ TEST_CASE("bad arguments are rejected with a clear error", "[gpu][decode]")
   REQUIRE_THROWS_AS(fastpair::device_column::prepare(bad), fastpair::format_error);
 }
 
+TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu][decode]")
+{
+  auto d         = ft::make_dictionary(codec::onpair16, 2000, {2, 6}, 21);
+  auto const col = ft::random_column(codec::onpair16, d, 3000, {0.0, 0.05, 50, true}, 22);
+  fastpair::prepare_options opt;
+  opt.length_stream = false;
+  auto const dcol   = fastpair::device_column::prepare(col, {}, opt);
+  REQUIRE_FALSE(dcol.has_length_stream());
+  REQUIRE(dcol.view<16>().code_lengths == nullptr);
+  REQUIRE_FALSE(fastpair::detail::streams_lengths_pays_off(dcol));
+  auto const arch = fastpair::detail::current_arch_bucket();
+  if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
+    REQUIRE(fastpair::auto_config_name(dcol) == "k8.w16.h0.t256.b3.words.texlo");
+  ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+}
+
 TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][decode]")
 {
   auto const col = sample_column(codec::onpair16, 500, 13);
@@ -192,10 +210,18 @@ TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][dec
                                         fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low>;
   using tex = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
                                       fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture>;
+  using texls = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
+                                        fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low_streamed>;
+  static_assert(std::is_same_v<fastpair::with_gathered_lengths<texls>::type, texlo>);
+  static_assert(std::is_same_v<fastpair::with_gathered_lengths<tex>::type, tex>);
   fastpair::device_buffer<unsigned char> out(col.decoded_bytes(), cudaStream_t{});
   auto v = dcol.view<16>();
   REQUIRE(v.lo_tex != 0);
   REQUIRE(v.lengths_tex != 0);
+  REQUIRE(v.code_lengths != nullptr);
+  v.code_lengths = nullptr;  // texture_low_streamed reads it
+  REQUIRE(fastpair::detail::launch_decode<texls>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
+          cudaErrorInvalidResourceHandle);
   v.lengths_tex = 0;  // texture_low does not read it; texture does
   REQUIRE(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) == cudaSuccess);
   REQUIRE(fastpair::detail::launch_decode<tex>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==

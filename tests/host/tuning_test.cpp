@@ -21,22 +21,13 @@ TEST_CASE("automatic W per architecture", "[tuning]")
     CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);
     CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
   }
-  // sm_90 and newer (register_words everywhere): W = 8 only for OnPair-16 with at most 30 % of
-  // the tokens longer than 8 B; OnPair-12 and FSST-12 always 16.
-  fastpair::length_histogram mixed{}, boundary{};
-  mixed[3]     = 60;
-  mixed[12]    = 40;
-  boundary[3]  = 70;
-  boundary[12] = 30;
-  for (auto a : {arch_bucket::sm90, arch_bucket::sm100}) {
-    CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);
-    CHECK(auto_low_plane_bytes(codec::onpair16, boundary, a) == 8);  // exactly 30 % > 8 B
-    CHECK(auto_low_plane_bytes(codec::onpair16, mixed, a) == 16);    // 40 % > 8 B
-    CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
-    CHECK(auto_low_plane_bytes(codec::onpair12, short_tokens, a) == 16);
-    CHECK(auto_low_plane_bytes(codec::onpair12, long_tokens, a) == 16);
-    CHECK(auto_low_plane_bytes(codec::fsst12, short_tokens, a) == 16);
-  }
+  // sm_90 and newer (register_words with texture gathers everywhere): W = 16 for every codec and
+  // token-length mix.
+  fastpair::length_histogram tiny{};
+  tiny[0] = 100;
+  for (auto a : {arch_bucket::sm90, arch_bucket::sm100})
+    for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12})
+      for (auto const& h : {short_tokens, long_tokens, tiny}) CHECK(auto_low_plane_bytes(kind, h, a) == 16);
   // FSST-12 tokens fit the low plane: the paper's rule keeps W = 8 for them.
   for (auto a : {arch_bucket::generic, arch_bucket::sm80})
     CHECK(auto_low_plane_bytes(codec::fsst12, long_tokens, a) == 8);

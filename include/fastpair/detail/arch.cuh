@@ -29,18 +29,16 @@ inline arch_bucket current_arch_bucket() noexcept
 
 /**
  * The automatic W for a column on an architecture. sm_90+ (every auto config there is
- * register_words): 8 for OnPair-16 columns where at most 30 % of the coded tokens exceed 8 bytes
- * (its 65 536-entry plane halves to 512 KiB, so more gathers hit L1), otherwise 16, FSST-12
- * included (one 16-byte gather per code, no high-plane test). H200 sweep of 2026-11-30
- * (docs/BENCHMARKS.md, "Issue 7 lever: fewer instructions"): W = 8 vs 16 register_words on OnPair-16
- * zh_text 854 / 770, en_wiki 882 / 827, urls 917 / 894 GB/s; tpch_l_comment (46 % of tokens
- * > 8 B) 1224 / 1311; FSST-12 and OnPair-12 W = 16 ahead by 0 … 8 %. Elsewhere: the paper's rule,
- * choose_low_plane_bytes().
+ * register_words with texture gathers): 16, FSST-12 included (one 16-byte gather per code, no
+ * high-plane test). H200, 2026-11-30 07:35 UTC (docs/BENCHMARKS.md, "Issue 7 lever: streamed
+ * lengths"): with the automatic gathers W = 16 beat W = 8 on 31 of 36 cells, by 2.5 … 7.7 % on
+ * urls, code_lines and tpch_c_address OnPair-16; W = 8 led by 1.8-1.9 % on en_wiki and zh_text
+ * OnPair-16 only. (Before the texture gathers, W = 8 won on OnPair-16 text: "fewer instructions".)
+ * Elsewhere: the paper's rule, choose_low_plane_bytes().
  */
 inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
-  if (a == arch_bucket::sm90 || a == arch_bucket::sm100)
-    return kind == codec::onpair16 && share_longer_than(h, 8) <= 0.30 ? 8 : 16;
+  if (a == arch_bucket::sm90 || a == arch_bucket::sm100) return 16;
   if (max_token_length(kind) <= 8) return 8;
   return choose_low_plane_bytes(kind, h);
 }

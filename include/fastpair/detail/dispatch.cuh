@@ -59,9 +59,11 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
 {
   static_assert(Config::low_plane_bytes == W, "config W must match the column view's W");
   if (c1 <= c0) return cudaSuccess;
-  if constexpr (Config::gather != gather_strategy::global)  // texture gathers need the view's texture objects
-    if (col.lo_tex == 0 || (Config::gather == gather_strategy::texture && col.lengths_tex == 0))
-      return cudaErrorInvalidResourceHandle;
+  // Texture gathers need the view's texture objects, streamed lengths its length stream.
+  constexpr gather_strategy G = Config::gather;
+  if ((gathers_low_by_texture(G) && col.lo_tex == 0) || (gathers_lengths_by_texture(G) && col.lengths_tex == 0) ||
+      (streams_lengths(G) && col.code_lengths == nullptr))
+    return cudaErrorInvalidResourceHandle;
   std::uint64_t const s0 = c0 / col.sidecar_stride;
   std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;

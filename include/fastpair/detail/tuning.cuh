@@ -27,47 +27,52 @@
 namespace fastpair {
 
 /**
- * @brief Per-architecture default configuration for low-plane width W; `MostlyShort`: more than
- * 86 % of the column's coded tokens are at most 8 bytes long (detail::mostly_short_tokens).
+ * @brief Per-architecture default configuration for low-plane width W; `ShortTokens`: the
+ * column's coded tokens average under 9 bytes and it has a length stream
+ * (detail::streams_lengths_pays_off).
  *
  * Fallback and sm_80: the paper's configuration (not measured by us on those GPUs).
  */
-template <arch_bucket A, int W, bool MostlyShort = false>
+template <arch_bucket A, int W, bool ShortTokens = false>
 struct default_config {
   using type = paper_config<W>;
 };
 
-/// sm_90: register_words K=8 T=256 B=3 for both W (H200, 2026-11-30: 8 columns x 3 codecs tiled
-/// to 1 GB, 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer instructions"; T=128 B=6 is
-/// within ±1 %), with the low-plane gathers through the texture pipe, and the length nibbles too
-/// for W = 8 columns of mostly short tokens (docs/BENCHMARKS.md, "Issue 7 lever: dictionary gathers
-/// through the texture pipe": texture_low +3.6 … +19.7 % on all 10 cells measured; texture adds
-/// +10 % on en_wiki and +8 % on zh_text OnPair-16 and loses 5-6 % on urls and code_lines, whose
-/// 16-20 % of long tokens already load the LSU with high-plane reads).
-template <int W, bool MostlyShort>
-struct default_config<arch_bucket::sm90, W, MostlyShort> {
+/// sm_90: register_words K=8 T=256 B=3 (H200, 2026-11-30: 8 columns x 3 codecs tiled to 1 GB,
+/// 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer instructions"; re-swept with texture
+/// gathers, 16 more configs, "Issue 7 lever: streamed lengths"), with the low-plane gathers
+/// through the texture pipe (+0.5 … +30 % on 34 of 36 cells, "dictionary gathers through the
+/// texture pipe"). Columns of short tokens take their lengths from the per-code length stream
+/// instead of gathering them: +1.1 … +27 % on all 25 cells with a mean token under 8.4 bytes,
+/// −1.9 … −5.5 % on the 11 cells of 9.6 bytes and more, hence the 9-byte threshold.
+template <int W, bool ShortTokens>
+struct default_config<arch_bucket::sm90, W, ShortTokens> {
   using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words, drain_strategy::lanes,
-                             W == 8 && MostlyShort ? gather_strategy::texture : gather_strategy::texture_low>;
+                             ShortTokens ? gather_strategy::texture_low_streamed : gather_strategy::texture_low>;
 };
 /// sm_100+: not measured; the sm_90 entries until someone measures.
-template <int W, bool MostlyShort>
-struct default_config<arch_bucket::sm100, W, MostlyShort> : default_config<arch_bucket::sm90, W, MostlyShort> {};
+template <int W, bool ShortTokens>
+struct default_config<arch_bucket::sm100, W, ShortTokens> : default_config<arch_bucket::sm90, W, ShortTokens> {};
 
 namespace detail {
 
-/** More than 86 % of the column's coded tokens are at most 8 bytes long (default_config). */
-inline bool mostly_short_tokens(device_column const& col) noexcept
+/** The column's coded tokens average under 9 bytes and it has its length stream: the automatic
+ *  config streams lengths rather than gathering them (default_config). */
+inline bool streams_lengths_pays_off(device_column const& col) noexcept
 {
-  return share_longer_than(col.histogram(), 8) < 0.14;
+  return col.has_length_stream() && col.mean_token_length() < 9.0;
 }
 
 /** Calls f(std::common_type<Config>{}) with the automatic config for `col` on architecture `a`. */
 template <arch_bucket A, class F>
 decltype(auto) with_default_config(device_column const& col, F&& f)
 {
-  if (col.low_plane_bytes() == 16) return f(std::common_type<typename default_config<A, 16>::type>{});
-  if (mostly_short_tokens(col)) return f(std::common_type<typename default_config<A, 8, true>::type>{});
-  return f(std::common_type<typename default_config<A, 8>::type>{});
+  bool const s = streams_lengths_pays_off(col);
+  if (col.low_plane_bytes() == 16)
+    return s ? f(std::common_type<typename default_config<A, 16, true>::type>{})
+             : f(std::common_type<typename default_config<A, 16>::type>{});
+  return s ? f(std::common_type<typename default_config<A, 8, true>::type>{})
+           : f(std::common_type<typename default_config<A, 8>::type>{});
 }
 
 /** Runtime (arch of the current device, W) -> compile-time config -> f. */
@@ -94,7 +99,7 @@ inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t c0, std
 }  // namespace detail
 
 /** @brief Name (config_name) of the configuration decode_column() picks for `col` on the current
- *  device, e.g. "k8.w16.h0.t256.b3.words.texlo". */
+ *  device, e.g. "k8.w16.h0.t256.b3.words.texls". */
 inline std::string auto_config_name(device_column const& col)
 {
   return detail::with_auto_config(col, [](auto tag) { return config_name<typename decltype(tag)::type>(); });

@@ -15,7 +15,10 @@
  *             their high-plane bytes directly (no queue). Plane bytes past a token's length are
  *             zero, so tokens can be OR-ed into words without masking. Config::gather picks the
  *             pipe: LSU loads, or texture fetches for the low plane (and the nibbles), which
- *             takes those wavefronts off the LSU data pipe that bounds this kernel.
+ *             takes those wavefronts off the LSU data pipe that bounds this kernel. With
+ *             texture_low_streamed the lengths are not gathered: the lane loads its K nibbles
+ *             from the column's per-code length stream next to its codes (one 4-byte load for
+ *             K = 8), which pays off on short tokens, where the gathers dominate.
  *   3 scan    one warp exclusive scan of the lanes' segment lengths (a lane's K tokens are one
  *             contiguous run of output)
  *   4 words   each token is funnel-shifted onto the lane's partial word; every completed aligned
@@ -89,6 +92,36 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
   }
 }
 
+/** Token lengths of codes [idx0, idx0 + K) from the per-code length stream (0 past c_end). */
+template <int K, bool AllValid = false>
+__device__ __forceinline__ void load_code_lengths(std::uint8_t const* nibs, std::uint64_t idx0, std::uint64_t c_end,
+                                                  std::uint32_t (&len)[K])
+{
+  if (K % 8 == 0 && idx0 % 8 == 0) {
+    std::uint32_t x[K / 8 > 0 ? K / 8 : 1] = {};
+    if (AllValid || idx0 < c_end)  // the stream is padded by 16 bytes past its last word
+#pragma unroll
+      for (int v = 0; v < K / 8; ++v) x[v] = __ldcg(reinterpret_cast<std::uint32_t const*>(nibs + idx0 / 2) + v);
+#pragma unroll
+    for (int k = 0; k < K; ++k) len[k] = ((x[k / 8] >> (4 * (k % 8))) & 0xFu) + 1;
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      std::uint64_t const i = idx0 + k;
+      len[k] = AllValid || i < c_end ? ((__ldg(nibs + i / 2) >> ((i & 1u) * 4)) & 0xFu) + 1 : 1u;
+    }
+  }
+}
+
+/** Asks L2 for the length-stream bytes of codes [idx0, idx0 + K): one lane per 128-byte line. */
+template <int K>
+__device__ __forceinline__ void prefetch_lengths_l2(std::uint8_t const* nibs, std::uint64_t idx0, std::uint64_t end,
+                                                    unsigned lane)
+{
+  constexpr unsigned lanes_per_line = 256 / K;  // 128 bytes hold the nibbles of 256 codes
+  if (lane % lanes_per_line == 0 && idx0 < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(nibs + idx0 / 2));
+}
+
 /** Asks L2 for the 16 bytes of codes at codes[idx] (if idx < end): one line piece per lane, so a
  *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/BENCHMARKS.md);
  *  compiled out with FASTPAIR_NO_CODE_PREFETCH (used for the A/B measurement). */
@@ -108,7 +141,7 @@ __device__ __forceinline__ std::uint32_t gather_length_byte(column_view<W> const
   else return __ldg(col.lengths + (c >> 1));
 }
 
-/** Code c's low-plane entry (W bytes): an LSU load, or a texture fetch (texture_low, texture). */
+/** Code c's low-plane entry (W bytes): an LSU load, or a texture fetch (every texture strategy). */
 template <gather_strategy G, int W>
 __device__ __forceinline__ typename lo_word<W>::type gather_low(column_view<W> const& col, std::uint32_t c)
 {
@@ -139,9 +172,12 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   // 1-2. input + gather -----------------------------------------------------------------------
   std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
   prefetch_codes_l2(col.codes, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
+  if constexpr (Config::streams_lengths)  // and its lengths (K / 2 bytes per lane)
+    prefetch_lengths_l2<K>(col.code_lengths, idx0 + BATCH, c_end, lane);
   std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
   load_consecutive_codes<K, Full>(col.codes, idx0, c_end, code);
   std::uint32_t len[K];
+  if constexpr (Config::streams_lengths) load_code_lengths<K, Full>(col.code_lengths, idx0, c_end, len);
   uint4 tok[K];  // token bytes, little-endian words, zero past the length
   std::uint32_t seg_len = 0;
 #pragma unroll
@@ -151,9 +187,13 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
       errors |= code_out_of_range;
       c = 0;
     }
-    std::uint32_t const nib = (gather_length_byte<Config::gather>(col, c) >> ((c & 1u) * 4)) & 0xFu;
-    bool const valid        = Full || idx0 + k < c_end;
-    len[k]                  = valid ? nib + 1 : 0;
+    bool const valid = Full || idx0 + k < c_end;
+    if constexpr (Config::streams_lengths) {
+      len[k] = valid ? len[k] : 0;
+    } else {
+      std::uint32_t const nib = (gather_length_byte<Config::gather>(col, c) >> ((c & 1u) * 4)) & 0xFu;
+      len[k]                  = valid ? nib + 1 : 0;
+    }
     lo_t const lo           = gather_low<Config::gather>(col, c);
     if constexpr (W == 16) {
       tok[k] = lo;

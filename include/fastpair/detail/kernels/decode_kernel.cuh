@@ -36,9 +36,12 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
        seg < end_segment; seg += warps) {
     if constexpr (Config::emit == emit_strategy::register_words) {
       // the first batch of this warp's next segment (its later batches prefetch each other)
-      if (seg + warps < end_segment)
-        prefetch_codes_l2(col.codes, (seg + warps) * col.sidecar_stride + (threadIdx.x & 31u) * Config::tokens_per_thread,
-                          col.num_codes);
+      if (seg + warps < end_segment) {
+        std::uint64_t const next = (seg + warps) * col.sidecar_stride + (threadIdx.x & 31u) * Config::tokens_per_thread;
+        prefetch_codes_l2(col.codes, next, col.num_codes);
+        if constexpr (Config::streams_lengths)
+          prefetch_lengths_l2<Config::tokens_per_thread>(col.code_lengths, next, col.num_codes, threadIdx.x & 31u);
+      }
     }
     if constexpr (Config::emit == emit_strategy::register_words)
       warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, bulk);
@@ -72,6 +75,26 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
   if (lane == 0) {
     seg_bytes[seg] = sum;
     if (errors) atomicOr(col.error, errors);
+  }
+}
+
+/** The per-code length stream (column_view::code_lengths): word t holds the length-1 nibbles of
+ *  codes 8t .. 8t+7 (code 8t in bits 0..3). Out-of-range codes take entry 0's length, as the
+ *  decoder reads entry 0 for them. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void code_lengths_kernel(column_view<W> col, std::uint32_t* out, std::uint64_t words)
+{
+  for (std::uint64_t t = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < words;
+       t += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      std::uint64_t const i = 8 * t + k;
+      std::uint32_t c       = i < col.num_codes ? __ldg(col.codes + i) : 0u;
+      if (c >= col.num_tokens) c = 0;
+      word |= ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) << (4 * k);
+    }
+    out[t] = word;
   }
 }
 
