@@ -47,8 +47,8 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
         bool const streamed = fastpair::mean_token_length(hist) < 9.0;
         REQUIRE(dcol.has_length_stream());
         REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == streamed);
-        REQUIRE(fastpair::auto_config_name(dcol) ==
-                std::string("k8.w16.h0.t256.b3.words") + (streamed ? ".texls" : ".texlo"));
+        REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(expect_w) + ".h0.t256.b3.words" +
+                                                      (streamed ? ".texls" : ".texlo"));
       }
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
@@ -189,14 +189,16 @@ TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu]
   auto d         = ft::make_dictionary(codec::onpair16, 2000, {2, 6}, 21);
   auto const col = ft::random_column(codec::onpair16, d, 3000, {0.0, 0.05, 50, true}, 22);
   fastpair::prepare_options opt;
-  opt.length_stream = false;
-  auto const dcol   = fastpair::device_column::prepare(col, {}, opt);
+  opt.length_stream   = false;
+  opt.low_plane_bytes = 16;
+  auto const dcol     = fastpair::device_column::prepare(col, {}, opt);
   REQUIRE_FALSE(dcol.has_length_stream());
   REQUIRE(dcol.view<16>().code_lengths == nullptr);
   REQUIRE_FALSE(fastpair::detail::streams_lengths_pays_off(dcol));
   auto const arch = fastpair::detail::current_arch_bucket();
   if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
-    REQUIRE(fastpair::auto_config_name(dcol) == "k8.w16.h0.t256.b3.words.texlo");
+    REQUIRE(fastpair::auto_config_name(dcol) ==
+            "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texlo");
   ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
 }
 

@@ -21,13 +21,21 @@ TEST_CASE("automatic W per architecture", "[tuning]")
     CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);
     CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
   }
-  // sm_90 and newer (register_words with texture gathers everywhere): W = 16 for every codec and
-  // token-length mix.
-  fastpair::length_histogram tiny{};
-  tiny[0] = 100;
-  for (auto a : {arch_bucket::sm90, arch_bucket::sm100})
-    for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12})
+  // sm_90 and newer (register_words with texture gathers everywhere): W = 8 only for OnPair-16
+  // with more than 86 % of the tokens at most 8 B and a mean of at least 3 B; 16 otherwise.
+  fastpair::length_histogram tiny{}, urls_like{};
+  tiny[1]       = 60;  // mean 1.4 B, all short
+  tiny[2]       = 40;
+  urls_like[4]  = 84;  // 16 % > 8 B
+  urls_like[12] = 16;
+  for (auto a : {arch_bucket::sm90, arch_bucket::sm100}) {
+    CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);  // 10 % > 8 B, mean 3.9 B
+    CHECK(auto_low_plane_bytes(codec::onpair16, urls_like, a) == 16);
+    CHECK(auto_low_plane_bytes(codec::onpair16, tiny, a) == 16);
+    CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
+    for (auto kind : {codec::onpair12, codec::fsst12})
       for (auto const& h : {short_tokens, long_tokens, tiny}) CHECK(auto_low_plane_bytes(kind, h, a) == 16);
+  }
   // FSST-12 tokens fit the low plane: the paper's rule keeps W = 8 for them.
   for (auto a : {arch_bucket::generic, arch_bucket::sm80})
     CHECK(auto_low_plane_bytes(codec::fsst12, long_tokens, a) == 8);

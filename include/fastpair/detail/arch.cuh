@@ -29,16 +29,20 @@ inline arch_bucket current_arch_bucket() noexcept
 
 /**
  * The automatic W for a column on an architecture. sm_90+ (every auto config there is
- * register_words with texture gathers): 16, FSST-12 included (one 16-byte gather per code, no
- * high-plane test). H200, 2026-11-30 07:35 UTC (docs/BENCHMARKS.md, "Issue 7 lever: streamed
- * lengths"): with the automatic gathers W = 16 beat W = 8 on 31 of 36 cells, by 2.5 … 7.7 % on
- * urls, code_lines and tpch_c_address OnPair-16; W = 8 led by 1.8-1.9 % on en_wiki and zh_text
- * OnPair-16 only. (Before the texture gathers, W = 8 won on OnPair-16 text: "fewer instructions".)
- * Elsewhere: the paper's rule, choose_low_plane_bytes().
+ * register_words with texture gathers): 8 for OnPair-16 columns where more than 86 % of the coded
+ * tokens are at most 8 bytes and the mean token is at least 3 bytes (en_wiki, zh_text: the
+ * 65 536-entry low plane halves to 512 KiB), otherwise 16, FSST-12 and OnPair-12 included (one
+ * 16-byte gather per code, no high-plane test). H200, 2026-11-30 (docs/BENCHMARKS.md, "Issue 7
+ * lever: streamed lengths"), W = 8 vs 16 with streamed lengths: en_wiki 1219 / 1197 and
+ * 1256 / 1115, zh_text 1115 / 1094 and 1115 / 1028 GB/s (two sessions); W = 16 ahead on urls
+ * (84 % short tokens) 1235 / 1150, code_lines (80 %) 1373 / 1284 and tpch_c_address (mean 2.0 B)
+ * 545 / 506, and on every OnPair-12 and FSST-12 cell. Elsewhere: the paper's rule,
+ * choose_low_plane_bytes().
  */
 inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
-  if (a == arch_bucket::sm90 || a == arch_bucket::sm100) return 16;
+  if (a == arch_bucket::sm90 || a == arch_bucket::sm100)
+    return kind == codec::onpair16 && share_longer_than(h, 8) < 0.14 && mean_token_length(h) >= 3.0 ? 8 : 16;
   if (max_token_length(kind) <= 8) return 8;
   return choose_low_plane_bytes(kind, h);
 }
