@@ -37,6 +37,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -221,44 +222,47 @@ std::uint64_t parse_rows(strings_view rows, std::uint8_t const* chars, std::uint
   return m_a + m_b;
 }
 
-/**
- * @brief The OnPair (exact longest-prefix match) parse of all rows with `matcher`: fills
- * row_code[r + 1] like parse_rows and returns the number of codes. Same codes as calling
- * matcher.longest() at every position; the two filter modes below choose only how fast.
- *
- * One sequential loop. Each position's candidate lengths are the 2-byte mask ANDed with the 3- and
- * 4-byte filters, read without a branch (`lpm_matcher::short_candidates`: three independent loads),
- * then the 6/8/12-byte filters and the slot probes (`resolve`). The 6/8/12-byte filters are read
- * in one of two ways, chosen every `decide_bytes` of rows from the share of positions with a
- * candidate of >= 6 bytes left after the short filters:
- * - at least 45 %: all three, unconditionally (`all_long_filters`; their loads overlap, and the
- *   branches "is a candidate this long left?" would be mispredicted often),
- * - otherwise: each only while such a candidate is left (`long_filters`: few loads on short-token
- *   data such as tpch_c_address, where those branches are predictable).
- * The choice depends only on the data, so it is deterministic, and it does not change the codes.
- * It replaced a per-block prefilter pass (07146f1) and a software-pipelined loop (a0b2149): in an
- * A/B on the 12 shared columns x OnPair-16/-12 the single loop was faster on 21 of 24 pairs and
- * within 2-4 % on the other three (docs/ENCODERS.md, 2026-11-29).
- */
-inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars, std::uint8_t const* end,
-                                    lpm_matcher const& matcher, std::uint16_t* codes, std::uint64_t* row_code)
-{
-  constexpr std::uint64_t decide_bytes = 16384;
-  std::size_t const n_rows             = rows.num_rows;
-  auto rem_of                          = [](std::size_t n) { return n < 16 ? unsigned(n) : 16u; };
+/// How the OnPair parse reads the 6/8/12-byte filters (lpm_parse_rows; the codes never depend on it).
+enum class lpm_long_mode {
+  some,   ///< each only while a candidate that long is left (`long_filters`)
+  six,    ///< the 6-byte filter always, the 8/12-byte ones only while needed
+  all     ///< all three, unconditionally (`all_long_filters`)
+};
 
-  std::uint64_t m          = 0;
-  bool all_long            = true;
-  std::uint64_t seen_bytes = 0, seen_lookups = 0, seen_long = 0;
-  for (std::size_t r = 0; r < n_rows; ++r) {
+/// What lpm_parse_span counts to choose the mode (positions, those with a candidate of >= 6 bytes
+/// after the short filters, and changes of that outcome from one position to the next).
+struct lpm_span_stats {
+  std::uint64_t lookups = 0, long_ = 0, flips = 0;
+};
+
+/**
+ * @brief lpm_parse_rows for rows [r, r_end), with the long filters read as `Mode` says; counts
+ * `stats` only when `Stats` (the loop without counters is the one that runs on most bytes).
+ * @return the number of codes after these rows (m on entry plus theirs)
+ */
+template <lpm_long_mode Mode, bool Stats>
+std::uint64_t lpm_parse_span(strings_view rows, std::size_t r, std::size_t r_end, std::uint8_t const* chars,
+                             std::uint8_t const* end, lpm_matcher const& matcher, std::uint16_t* codes,
+                             std::uint64_t m, std::uint64_t* row_code, lpm_span_stats& stats)
+{
+  std::uint32_t prev_long = 0;
+  for (; r < r_end; ++r) {
     std::uint8_t const* p = chars + rows.offsets[r];
     std::size_t n         = static_cast<std::size_t>(rows.offsets[r + 1] - rows.offsets[r]);
     while (n >= 2) {
       window const w     = load_window(p, end);
-      std::uint32_t cand = matcher.short_candidates(w, rem_of(n));
-      seen_long += cand >= (1u << 5);  // a candidate of >= 6 bytes is left
-      ++seen_lookups;
-      cand         = all_long ? matcher.all_long_filters(w, cand) : matcher.long_filters(w, cand);
+      std::uint32_t cand = matcher.short_candidates(w, n < 16 ? unsigned(n) : 16u);
+      if constexpr (Stats) {
+        std::uint32_t const is_long = cand >= (1u << 5);  // a candidate of >= 6 bytes is left
+        stats.long_ += is_long;
+        stats.flips += is_long ^ prev_long;
+        prev_long = is_long;
+        ++stats.lookups;
+      }
+      if constexpr (Mode == lpm_long_mode::all) cand = matcher.all_long_filters(w, cand);
+      else if constexpr (Mode == lpm_long_mode::six)
+        cand = matcher.long_filters(w, cand & matcher.filter_mask(2, w), 3);
+      else cand = matcher.long_filters(w, cand);
       auto const t = matcher.resolve(w, cand);
       codes[m++]   = static_cast<std::uint16_t>(t.first);
       p += t.second;
@@ -266,11 +270,82 @@ inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars
     }
     if (n == 1) codes[m++] = static_cast<std::uint16_t>(matcher.byte_id(*p));
     row_code[r + 1] = m;
-    seen_bytes += rows.offsets[r + 1] - rows.offsets[r];
-    if (seen_bytes >= decide_bytes) {
-      all_long   = 20 * seen_long >= 9 * seen_lookups;  // >= 45 %
-      seen_bytes = seen_lookups = seen_long = 0;
+  }
+  return m;
+}
+
+/**
+ * @brief The OnPair (exact longest-prefix match) parse of all rows with `matcher`: fills
+ * row_code[r + 1] like parse_rows and returns the number of codes. Same codes as calling
+ * matcher.longest() at every position; the filter modes below choose only how fast.
+ *
+ * One sequential pass. Each position's candidate lengths are the 2-byte mask ANDed with the 3- and
+ * 4-byte filters, read without a branch (`lpm_matcher::short_candidates`: three independent loads),
+ * then the 6/8/12-byte filters and the slot probes (`resolve`). The 6/8/12-byte filters are read
+ * in one of three ways (`lpm_long_mode`), chosen per segment of `segment_bytes` of rows from its
+ * first `sample_bytes` (parsed by a loop that also counts, in the previous segment's mode; the
+ * rest of the segment by a loop without counters). With `long` = the position has a candidate of
+ * >= 6 bytes after the short filters:
+ * - `all` where at least 45 % of the positions are long: all three filters, unconditionally (their
+ *   loads overlap, and the branches "is a candidate this long left?" would be mispredicted often);
+ * - `six` where fewer are long but `long` looks random: it changes from one position to the next
+ *   at >= 20 % of the positions and at >= 0.8 times the rate 2p(1-p) of independent positions
+ *   (p = the long share). That is text with OnPair-12 (zh_text, en_wiki, code_lines: 0.87-0.91
+ *   times). The 6-byte filter is read unconditionally there (a branch on `long` would be
+ *   mispredicted often), the 8- and 12-byte filters only while a candidate that long is left
+ *   (after the 6-byte filter few are, predictably). On urls and log_android (0.71-0.73 times on
+ *   average, their branch predictable enough) this mode was slower, and so was reading all three
+ *   filters on the text columns;
+ * - `some` otherwise: each filter only while such a candidate is left (few loads and no extra
+ *   work on short-token data such as tpch_c_address, where those branches are predictable).
+ * The counts are those of the samples, halved at every segment (so a change in the data shows
+ * within a few segments). The choice depends only on the data, so it is deterministic, and it does
+ * not change the codes. History: a per-block prefilter pass (07146f1), a software-pipelined loop
+ * (a0b2149), one loop with two modes and counters at every position (until 2026-11-30), then this
+ * (docs/ENCODERS.md, 2026-11-29 and 2026-11-30).
+ */
+inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars, std::uint8_t const* end,
+                                    lpm_matcher const& matcher, std::uint16_t* codes, std::uint64_t* row_code)
+{
+  constexpr std::uint64_t segment_bytes = 32768;
+  constexpr std::uint64_t sample_bytes  = 4096;
+  std::size_t const n_rows              = rows.num_rows;
+
+  // The first row r' >= r whose start lies at least `bytes` after row r's (n_rows if none).
+  auto rows_after = [&](std::size_t r, std::uint64_t bytes) {
+    std::uint64_t const* const o = rows.offsets;
+    return static_cast<std::size_t>(std::lower_bound(o + r, o + n_rows, o[r] + bytes) - o);
+  };
+  auto parse = [&](auto stats_tag, lpm_long_mode mode, std::size_t r, std::size_t r_end, std::uint64_t m,
+                   lpm_span_stats& st) {
+    constexpr bool stats = decltype(stats_tag)::value;
+    switch (mode) {
+      case lpm_long_mode::all:
+        return lpm_parse_span<lpm_long_mode::all, stats>(rows, r, r_end, chars, end, matcher, codes, m, row_code, st);
+      case lpm_long_mode::six:
+        return lpm_parse_span<lpm_long_mode::six, stats>(rows, r, r_end, chars, end, matcher, codes, m, row_code, st);
+      default:
+        return lpm_parse_span<lpm_long_mode::some, stats>(rows, r, r_end, chars, end, matcher, codes, m, row_code, st);
     }
+  };
+
+  std::uint64_t m    = 0;
+  lpm_long_mode mode = lpm_long_mode::all;
+  lpm_span_stats st;
+  for (std::size_t r = 0; r < n_rows;) {
+    std::size_t const r_sampled = std::max(r + 1, rows_after(r, sample_bytes));
+    st.lookups /= 2;
+    st.long_ /= 2;
+    st.flips /= 2;
+    m    = parse(std::true_type{}, mode, r, r_sampled, m, st);
+    std::uint64_t const n = st.lookups, l = st.long_, f = st.flips;
+    // all: >= 45 % long; six: flips >= 20 % and f/n >= 0.8 * 2 (l/n) (1 - l/n); else some.
+    mode = 20 * l >= 9 * n                              ? lpm_long_mode::all
+           : 5 * f >= n && 5 * f * n >= 8 * l * (n - l) ? lpm_long_mode::six
+                                                       : lpm_long_mode::some;
+    std::size_t const r_next = std::max(r_sampled, rows_after(r, segment_bytes));
+    m = parse(std::false_type{}, mode, r_sampled, r_next, m, st);
+    r = r_next;
   }
   return m;
 }

@@ -581,12 +581,13 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
     check_codes_are_lpm(rows, codec::onpair16, full);
     check_codes_are_lpm(abc_column(1, 3000, 13), codec::onpair16, full);
   }
-  // The OnPair parse switches between reading the 6/8/12-byte filters unconditionally and reading
-  // them only while a candidate that long is left, by the share of positions with a candidate of
-  // >= 6 bytes (detail::lpm_parse_rows: decided every 16 KiB). Segments where almost every position
-  // has one (periodic "abc" rows: 16-byte and 7-byte tokens) alternate with segments where none
-  // has (digit rows: one-byte codes) and with random "abc" rows, plus a 20 000-byte row and inputs
-  // shorter than 8 bytes.
+  // The OnPair parse reads the 6/8/12-byte filters in one of three ways, chosen per 32 KiB segment
+  // from the positions with a candidate of >= 6 bytes (detail::lpm_parse_rows). Segments where
+  // almost every position has one (periodic "abc" rows: 16-byte and 7-byte tokens; random "abc"
+  // rows) read all three filters; segments where none has (digit rows: one-byte codes) read each
+  // only while needed; segments of short "abc" words between digits (a third of the positions,
+  // changing at random) read the 6-byte filter always. Plus a 20 000-byte row and inputs shorter
+  // than 8 bytes.
   {
     host_strings mixed;
     fastpair::detail::splitmix64 rng(21);
@@ -612,11 +613,25 @@ TEST_CASE("encode: codes equal a brute-force longest-prefix parse", "[encode]")
         done += n;
       }
     };
+    auto words = [&](std::size_t bytes) {
+      for (std::size_t done = 0; done < bytes;) {
+        std::size_t const n = 20 + rng.below(200);
+        std::string row;
+        while (row.size() < n) {
+          for (std::size_t i = 1 + rng.below(8); i > 0; --i) row.push_back(static_cast<char>('a' + rng.below(3)));
+          for (std::size_t i = 1 + rng.below(3); i > 0; --i) row.push_back(static_cast<char>('0' + rng.below(10)));
+        }
+        mixed.push_back(row);
+        done += row.size();
+      }
+    };
     periodic(40000);
     digits(40000);
+    words(100000);
     random(40000);
     mixed.push_back(std::string(20000, 'c'));
     periodic(30000);
+    words(70000);
     digits(20000);
     random(20000);
     periodic(5000);

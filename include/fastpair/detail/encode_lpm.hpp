@@ -222,7 +222,8 @@ class lpm_matcher {
   /**
    * @brief First half of longest() (training's lookup): the lengths >= 2 that can match (bit L-1;
    * bit 1 exact, bits >= 2 a superset after the filters), limited to `rem` (2..16). The encoder's
-   * parse computes the same mask as short_candidates() + long_filters()/all_long_filters().
+   * parse computes the same mask from short_candidates() and long_filters()/all_long_filters()
+   * (lpm_parse_rows in encode.hpp: which of them is a speed choice).
    */
   std::uint32_t candidates(window const& w, unsigned rem) const noexcept
   {
@@ -245,10 +246,11 @@ class lpm_matcher {
            (0x7u | filter_[1][prefix_hash(w, filter_prefix[1])]);
   }
 
-  /// ANDs the 6-, 8- and 12-byte filters into `cand`, each only while a candidate that long is left.
-  std::uint32_t long_filters(window const& w, std::uint32_t cand) const noexcept
+  /// ANDs the 6-, 8- and 12-byte filters into `cand`, each only while a candidate that long is left
+  /// (from filter `first`: 3 = the 8-byte one, when the caller has ANDed filter_mask(2, w) already).
+  std::uint32_t long_filters(window const& w, std::uint32_t cand, int first = 2) const noexcept
   {
-    for (int f = 2; f < num_filters; ++f) {
+    for (int f = first; f < num_filters; ++f) {
       unsigned const k = filter_prefix[f];
       if (cand < (1u << (k - 1))) break;
       cand &= filter_mask(f, w);
