@@ -43,8 +43,8 @@ struct default_config {
 /// gathers, 16 more configs, "Issue 7 lever: streamed lengths"), with the low-plane gathers
 /// through the texture pipe (+0.5 … +30 % on 34 of 36 cells, "dictionary gathers through the
 /// texture pipe"). Columns of short tokens take their lengths from the per-code length stream
-/// instead of gathering them: +1.1 … +27 % on all 25 cells with a mean token under 8.4 bytes,
-/// −1.9 … −5.5 % on the 11 cells of 9.6 bytes and more, hence the 9-byte threshold.
+/// instead of gathering them: +0.5 … +27 % on all 26 cells with a mean token of at most
+/// 8.4 bytes, −1.9 … −5.5 % on the 10 cells of 9.6 bytes and more, hence the 9-byte threshold.
 template <int W, bool ShortTokens>
 struct default_config<arch_bucket::sm90, W, ShortTokens> {
   using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words, drain_strategy::lanes,
