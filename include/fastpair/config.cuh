@@ -59,13 +59,6 @@ enum class gather_strategy {
   texture_low_streamed,
 };
 
-/** @brief True if strategy `g` reads the low plane through the texture pipe. */
-constexpr bool gathers_low_by_texture(gather_strategy g) noexcept { return g != gather_strategy::global; }
-/** @brief True if strategy `g` reads the length nibbles through the texture pipe. */
-constexpr bool gathers_lengths_by_texture(gather_strategy g) noexcept { return g == gather_strategy::texture; }
-/** @brief True if strategy `g` takes the token lengths from the per-code length stream. */
-constexpr bool streams_lengths(gather_strategy g) noexcept { return g == gather_strategy::texture_low_streamed; }
-
 /**
  * @brief Compile-time configuration of the FastPair decode kernel (the paper's Algorithm 1).
  *

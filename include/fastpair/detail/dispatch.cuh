@@ -61,8 +61,8 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   if (c1 <= c0) return cudaSuccess;
   // Texture gathers need the view's texture objects, streamed lengths its length stream.
   constexpr gather_strategy G = Config::gather;
-  if ((gathers_low_by_texture(G) && col.lo_tex == 0) || (gathers_lengths_by_texture(G) && col.lengths_tex == 0) ||
-      (streams_lengths(G) && col.code_lengths == nullptr))
+  if ((G != gather_strategy::global && col.lo_tex == 0) || (G == gather_strategy::texture && col.lengths_tex == 0) ||
+      (Config::streams_lengths && col.code_lengths == nullptr))
     return cudaErrorInvalidResourceHandle;
   std::uint64_t const s0 = c0 / col.sidecar_stride;
   std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;

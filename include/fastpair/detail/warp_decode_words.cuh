@@ -92,7 +92,8 @@ __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* code
   }
 }
 
-/** Token lengths of codes [idx0, idx0 + K) from the per-code length stream (0 past c_end). */
+/** Token lengths of codes [idx0, idx0 + K) from the per-code length stream; codes at or past
+ *  c_end get an unspecified length (the caller zeroes them) and their bytes are not read. */
 template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_code_lengths(std::uint8_t const* nibs, std::uint64_t idx0, std::uint64_t c_end,
                                                   std::uint32_t (&len)[K])
