@@ -17,7 +17,8 @@
 namespace fb = fastpair::bench;
 using fastpair::codec;
 using fastpair::decode_config;
-constexpr auto words = fastpair::emit_strategy::register_words;
+constexpr auto words  = fastpair::emit_strategy::register_words;
+constexpr auto swords = fastpair::emit_strategy::register_words_short;
 constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
 constexpr auto lanes = fastpair::drain_strategy::lanes;
 using G              = fastpair::gather_strategy;
@@ -75,14 +76,31 @@ using sweep_configs = config_list<
   decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low_streamed>,
   decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low>,
   decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low_streamed>,
-  decode_config<8, 16, 0, 128, 8, words, lanes, G::texture_low>>;
+  decode_config<8, 16, 0, 128, 8, words, lanes, G::texture_low>,
+  // short-token emit (FSST-12 at W = 8) and fused 12-bit code words (OnPair-12, FSST-12)
+  decode_config<8, 8, 0, 256, 3, swords, lanes, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 256, 4, swords, lanes, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 128, 8, swords, lanes, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 256, 3, swords, lanes, G::texture_low_fused>,
+  decode_config<8, 8, 0, 256, 4, swords, lanes, G::texture_low_fused>,
+  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low_fused>,
+  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low_fused>>;
+
+/** Whether Config can decode a `kind` column at all (the short-token emit needs tokens of at most
+ *  8 bytes, the fused code words a dictionary of at most 4 096 entries). */
+template <class C>
+bool applies(codec kind)
+{
+  return (!C::short_tokens || fastpair::max_token_length(kind) <= 8) &&
+         (!C::fused_codes || fastpair::code_space(kind) <= 4096);
+}
 
 template <class... Configs>
 void register_sweep(config_list<Configs...>, std::string const& prefix, std::string const& column, codec kind, int w)
 {
   auto reg = [&](auto tag) {
     using C = typename decltype(tag)::type;
-    if (C::low_plane_bytes != w) return;
+    if (C::low_plane_bytes != w || !applies<C>(kind)) return;
     benchmark::RegisterBenchmark((prefix + "cfg:" + fastpair::config_name<C>()).c_str(),
                                  [column, kind](benchmark::State& s) { bench_config<C>(s, column, kind); })
       ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);

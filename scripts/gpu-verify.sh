@@ -19,7 +19,7 @@ jobs=${3:-8}
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 t=$build/tests
 require_bins "configure with -DFASTPAIR_BUILD_TESTS=ON and build in $build" \
-  "$t/fastpair_test_host" "$t/fastpair_test_gpu" "$t"/fastpair_test_decode_g{0,1,2,3}
+  "$t/fastpair_test_host" "$t/fastpair_test_gpu" "$t"/fastpair_test_decode_g{0,1,2,3,4}
 gpu_begin "$out"
 limit=${FASTPAIR_VERIFY_LIMIT:-540}
 
@@ -29,7 +29,7 @@ matrix() {
   for tool in memcheck racecheck synccheck initcheck; do
     local light=""
     case $tool in racecheck | synccheck) light="~[shared]~[data]" ;; esac
-    for g in 0 1 2 3; do
+    for g in 0 1 2 3 4; do
       echo "${tool}_decode_g$g|$t/fastpair_test_decode_g$g|~[large]$light"
     done
     echo "${tool}_gpu_decode|$t/fastpair_test_gpu|[decode]~[large]"
@@ -61,7 +61,7 @@ run_test() {  # run_test NAME CMD...
   [ $rc -ne 0 ] && grep -B 12 -A 12 FAILED "$out/$name.log" | head -80 >> "$summary"
 }
 run_test test_host "$t/fastpair_test_host"
-for g in 0 1 2 3; do run_test "test_decode_g$g" "$t/fastpair_test_decode_g$g"; done
+for g in 0 1 2 3 4; do run_test "test_decode_g$g" "$t/fastpair_test_decode_g$g"; done
 run_test test_gpu "$t/fastpair_test_gpu"
 if [ -x "$build/tools/fastpair" ]; then
   t0=$SECONDS

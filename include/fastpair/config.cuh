@@ -21,6 +21,11 @@ enum class emit_strategy {
   /// and stored 4 bytes at a time; the word shared by two lanes is merged through one shuffle.
   /// Needs K >= 4 (so a lane's segment spans at least one whole word); H is unused.
   register_words,
+  /// register_words for dictionaries without tokens longer than 8 bytes (every FSST-12 column):
+  /// W = 8, 8-byte token registers (half of register_words'), three words and two stores per
+  /// token, no high plane. launch_decode refuses it (cudaErrorInvalidValue) on a column view
+  /// that has a high plane, i.e. one whose tokens may exceed 8 bytes.
+  register_words_short,
 };
 
 /** @brief How a warp copies its staged batch from shared to global memory. */
@@ -57,6 +62,11 @@ enum class gather_strategy {
   /// length_stream), loaded with the codes, 4 bits per code. Costs num_codes / 2 bytes of device
   /// memory; pays off on columns of short tokens (docs/BENCHMARKS.md, "streamed lengths").
   texture_low_streamed,
+  /// As texture_low_streamed, but for dictionaries of at most 4 096 entries (OnPair-12, FSST-12):
+  /// each code comes with its length in one 16-bit word (code in bits 0..11, length - 1 in bits
+  /// 12..15) of the column's fused code stream (column_view::code_words, built by
+  /// device_column::prepare), so the lane reads 2 bytes per code instead of 2.5.
+  texture_low_fused,
 };
 
 /**
@@ -93,7 +103,14 @@ struct decode_config {
   static constexpr drain_strategy drain  = Drain;
   static constexpr gather_strategy gather = Gather;
   /// Gather takes the token lengths from the per-code length stream (texture_low_streamed).
+  /// register_words or register_words_short: the kernel of warp_decode_words.cuh
+  static constexpr bool emits_words = Emit == emit_strategy::register_words || Emit == emit_strategy::register_words_short;
+  /// register_words_short: every token is at most 8 bytes (no high plane)
+  static constexpr bool short_tokens = Emit == emit_strategy::register_words_short;
+  /// the lengths come with the codes (texture_low_streamed: a nibble stream; texture_low_fused: the
+  /// fused 16-bit code words) instead of being gathered from the dictionary
   static constexpr bool streams_lengths = Gather == gather_strategy::texture_low_streamed;
+  static constexpr bool fused_codes     = Gather == gather_strategy::texture_low_fused;
   static constexpr int warps_per_block   = ThreadsPerBlock / 32;
   static constexpr int codes_per_batch   = 32 * TokensPerThread;  ///< codes per warp batch
 
@@ -104,12 +121,12 @@ struct decode_config {
                   ThreadsPerBlock == 512,
                 "T (threads per block) must be 64, 128, 256 or 512");
   static_assert(MinBlocksPerSm >= 1 && MinBlocksPerSm <= 8, "B (min blocks per SM) must be in 1..8");
-  static_assert(Emit != emit_strategy::register_words || TokensPerThread >= 4,
-                "the register_words strategy needs K >= 4");
-  static_assert(Drain == drain_strategy::lanes || Emit == emit_strategy::register_words,
-                "the bulk_copy drain is implemented for the register_words strategy only");
-  static_assert(Gather == gather_strategy::global || Emit == emit_strategy::register_words,
-                "texture gathers are implemented for the register_words strategy only");
+  static_assert(!emits_words || TokensPerThread >= 4, "the register_words strategies need K >= 4");
+  static_assert(!short_tokens || LowPlaneBytes == 8, "register_words_short needs W = 8");
+  static_assert(Drain == drain_strategy::lanes || emits_words,
+                "the bulk_copy drain is implemented for the register_words strategies only");
+  static_assert(Gather == gather_strategy::global || emits_words,
+                "texture gathers are implemented for the register_words strategies only");
 };
 
 /** @brief True if `C` is a specialization of decode_config. */
@@ -120,7 +137,7 @@ struct is_decode_config<decode_config<K, W, H, T, B, E, D, G>> : std::true_type 
 
 /**
  * @brief `Config` with its token lengths gathered (texture_low) where it streams them
- * (texture_low_streamed), otherwise `Config` itself: for code streams made on the fly, such as
+ * (texture_low_streamed, texture_low_fused), otherwise `Config` itself: for code streams made on the fly, such as
  * the compact stream of a selective decode, which have no per-code length stream.
  */
 template <class Config>
@@ -131,6 +148,10 @@ template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
 struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low_streamed>> {
   using type = decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low>;
 };
+template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
+struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low_fused>> {
+  using type = decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low>;
+};
 
 /**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
@@ -139,8 +160,9 @@ struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy:
 template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4>;
 
-/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".bulk" for the bulk_copy
- *  drain, ".texlo" / ".tex" / ".texls" for the texture gather strategies): the config's name in test names, benchmark
+/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".swords" for
+ *  register_words_short, ".bulk" for the bulk_copy drain, ".texlo" / ".tex" / ".texls" /
+ *  ".texlf" for the texture gather strategies): the config's name in test names, benchmark
  *  names and logs. */
 template <class Config>
 std::string config_name()
@@ -149,11 +171,14 @@ std::string config_name()
          std::to_string(Config::low_plane_bytes) + ".h" + std::to_string(Config::hoisted_rounds) +
          ".t" + std::to_string(Config::threads_per_block) + ".b" +
          std::to_string(Config::min_blocks_per_sm) +
-         (Config::emit == emit_strategy::register_words ? ".words" : "") +
+         (Config::emit == emit_strategy::register_words         ? ".words"
+          : Config::emit == emit_strategy::register_words_short ? ".swords"
+                                                                : "") +
          (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "") +
          (Config::gather == gather_strategy::texture_low            ? ".texlo"
           : Config::gather == gather_strategy::texture              ? ".tex"
           : Config::gather == gather_strategy::texture_low_streamed ? ".texls"
+          : Config::gather == gather_strategy::texture_low_fused    ? ".texlf"
                                                                     : "");
 }
 

@@ -86,6 +86,21 @@ void check_output(string_column_view<OffsetT> const& out, std::uint64_t rows, st
     FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
                      std::string(size) + " " + std::to_string(bytes) + " overflows int32 offsets: use int64");
 }
+
+/** @brief Checks that `col` has what Config reads beyond its planes. @throw logic_error naming it. */
+template <class Config>
+void check_config_applies(device_column const& col)
+{
+  FASTPAIR_EXPECTS(!Config::streams_lengths || col.has_length_stream(),
+                   "config " + config_name<Config>() +
+                     " reads the per-code length stream; the column was prepared without it (prepare_options::length_stream)");
+  FASTPAIR_EXPECTS(!Config::fused_codes || col.has_fused_codes(),
+                   "config " + config_name<Config>() +
+                     " reads fused codes, which only OnPair-12 and FSST-12 columns have (prepare_options::fused_codes)");
+  FASTPAIR_EXPECTS(!Config::short_tokens || !col.has_high_plane(),
+                   "config " + config_name<Config>() +
+                     " (register_words_short) decodes only columns without tokens of more than 8 bytes (FSST-12)");
+}
 }  // namespace detail
 
 /** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
@@ -104,7 +119,9 @@ struct auto_config {};
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
  * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
- *        int32 offsets would overflow, or Config's W does not match the column's.
+ *        int32 offsets would overflow, Config's W does not match the column's, or Config reads
+ *        something the column lacks (a length stream, fused codes; register_words_short on a
+ *        column with a high plane).
  */
 template <class Config = auto_config, class OffsetT>
 void decode_column(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
@@ -127,6 +144,7 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
     FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, c0, c1, chars, b0, bytes, stream));
   } else {
     static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
+    detail::check_config_applies<Config>(col);
     FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, chars,
                                                     b0, bytes, stream));
   }

@@ -36,6 +36,11 @@ struct prepare_options {
   /// gather_strategy::texture_low_streamed reads. Without it those configs return
   /// cudaErrorInvalidResourceHandle and the automatic config uses texture_low instead.
   bool length_stream = true;
+  /// For dictionaries of at most 4 096 entries (OnPair-12, FSST-12): build the fused code stream
+  /// (2 bytes per code: code and token length in one 16-bit word) that
+  /// gather_strategy::texture_low_fused reads. Without it those configs return
+  /// cudaErrorInvalidResourceHandle and the automatic config does not use them.
+  bool fused_codes = true;
 };
 
 /**
@@ -107,7 +112,37 @@ class device_column {
       d.regenerate_sidecar(stream);
     }
     if (opt.length_stream) d.build_length_stream(stream);
+    if (opt.fused_codes && code_space(col.kind) <= 4096) d.build_fused_codes(stream);
     return d;
+  }
+
+  /** @brief True if the column's planes have a high plane: W = 8 and the codec allows tokens of
+   *  more than 8 bytes (OnPair). Without one, register_words_short configs can decode it. */
+  bool has_high_plane() const noexcept { return hi_.data() != nullptr; }
+
+  /** @brief True if the column has the fused code stream (prepare_options::fused_codes). */
+  bool has_fused_codes() const noexcept { return code_words_.data() != nullptr; }
+
+  /**
+   * @brief Builds the fused code stream on the GPU (what prepare() does for OnPair-12 and
+   * FSST-12 columns unless prepare_options::fused_codes is false): word i holds code i in bits
+   * 0..11 and its token length - 1 in bits 12..15, 16 zero bytes of padding past the end.
+   * Asynchronous. @throw logic_error if the codec has more than 4 096 codes.
+   */
+  void build_fused_codes(cuda::stream_ref stream = {})
+  {
+    FASTPAIR_EXPECTS(code_space(kind_) <= 4096, "fused codes need a dictionary of at most 4096 entries");
+    code_words_ = device_buffer<std::uint16_t>(num_codes_ + 8, stream);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_words_.data(), 0, (num_codes_ + 8) * sizeof(std::uint16_t), stream.get()));
+    if (num_codes_ > 0) {
+      auto launch = [&](auto v) {
+        unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((num_codes_ + 255) / 256, 4096));
+        detail::fused_codes_kernel<<<blocks, 256, 0, stream.get()>>>(v, code_words_.data());
+      };
+      if (w_ == 8) launch(view<8>());
+      else launch(view<16>());
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+    }
   }
 
   /** @brief True if the column has the per-code length stream (prepare_options::length_stream). */
@@ -179,6 +214,7 @@ class device_column {
     v.lo_tex         = lo_tex_.get();
     v.lengths_tex    = lengths_tex_.get();
     v.code_lengths   = reinterpret_cast<std::uint8_t const*>(code_lengths_.data());
+    v.code_words     = code_words_.data();
     return v;
   }
 
@@ -237,7 +273,7 @@ class device_column {
   length_histogram histogram_{};
   std::vector<std::uint64_t> row_byte_offsets_host_{0};
   std::vector<std::uint64_t> row_code_offsets_host_{0};
-  device_buffer<std::uint16_t> codes_;
+  device_buffer<std::uint16_t> codes_, code_words_;
   device_buffer<std::uint8_t> lo_, hi_, lengths_;  // lo_ and lengths_ hold the aligned lo_ptr_, lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
   std::uint8_t const* lengths_ptr_ = nullptr;

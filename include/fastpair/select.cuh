@@ -265,7 +265,7 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
   auto const* sums            = select_plan_access::sums(plan);
   device_row_ranges const pcs = plan.pieces();
   auto run = [&](auto tag) {
-    // The compact stream has no per-code length stream: gather the lengths.
+    // The compact stream has no per-code length stream nor fused codes: gather the lengths.
     using config = typename with_gathered_lengths<typename decltype(tag)::type>::type;
     // The compact stream's sidecar stride: one batch of the decoding config per segment.
     constexpr int chunks        = config::tokens_per_thread;
@@ -285,7 +285,8 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
       sidecar);
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     v.codes          = codes;
-    v.code_lengths   = nullptr;  // the column's stream describes its own codes, not these
+    v.code_lengths   = nullptr;  // the column's streams describe its own codes, not these
+    v.code_words     = nullptr;
     v.num_codes      = n_codes;
     v.sidecar        = sidecar;
     v.sidecar_stride = static_cast<std::uint32_t>(stride);

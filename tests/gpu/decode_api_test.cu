@@ -36,19 +36,26 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       int const expect_w = fastpair::detail::auto_low_plane_bytes(kind, hist, fastpair::detail::current_arch_bucket());
       REQUIRE(fastpair::choose_low_plane_bytes(kind, hist) == paper_w);
       REQUIRE(dcol.low_plane_bytes() == expect_w);
-      // FSST-12 tokens fit 8 bytes: the paper's rule keeps W = 8; sm_90+ prepares W = 16 (one
-      // 16-byte gather per code in the register_words kernel, docs/DECODER.md).
+      // FSST-12 tokens fit 8 bytes: W = 8 everywhere (no high plane); OnPair-12 is W = 16 on
+      // sm_90+ (docs/DECODER.md).
       auto const arch = fastpair::detail::current_arch_bucket();
       bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
-      if (kind == codec::fsst12) REQUIRE(expect_w == (hopper_or_newer ? 16 : 8));
-      // sm_90+: the low-plane gathers go through the texture pipe; columns of short tokens (mean
-      // under 9 bytes) stream their lengths instead of gathering them (docs/DECODER.md).
+      if (kind == codec::fsst12) REQUIRE((expect_w == 8 && !dcol.has_high_plane()));
+      if (kind == codec::onpair12 && hopper_or_newer) REQUIRE(expect_w == 16);
+      // 12-bit columns get the fused code stream, OnPair-16 columns cannot have one.
+      REQUIRE(dcol.has_fused_codes() == (kind != codec::onpair16));
+      REQUIRE(dcol.has_length_stream());
+      // sm_90+: the low-plane gathers go through the texture pipe; 12-bit columns read the fused
+      // codes, FSST-12 with the short-token emit; OnPair-16 columns of short tokens (mean under
+      // 9 bytes) stream their lengths instead of gathering them (docs/DECODER.md).
       if (hopper_or_newer) {
         bool const streamed = fastpair::mean_token_length(hist) < 9.0;
-        REQUIRE(dcol.has_length_stream());
         REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == streamed);
-        REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(expect_w) + ".h0.t256.b3.words" +
-                                                      (streamed ? ".texls" : ".texlo"));
+        std::string const reads = kind == codec::fsst12     ? ".swords.texlf"
+                                  : kind == codec::onpair12 ? ".words.texlf"
+                                  : streamed                ? ".words.texls"
+                                                            : ".words.texlo";
+        REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(expect_w) + ".h0.t256.b3" + reads);
       }
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
@@ -200,6 +207,62 @@ TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu]
     REQUIRE(fastpair::auto_config_name(dcol) ==
             "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texlo");
   ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+}
+
+TEST_CASE("without fused codes a 12-bit column's automatic config streams or gathers lengths", "[gpu][decode]")
+{
+  for (auto kind : {codec::onpair12, codec::fsst12}) {
+    auto d         = ft::make_dictionary(kind, 2000, {2, 8}, 23);
+    auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 24);
+    fastpair::prepare_options opt;
+    opt.fused_codes = false;
+    auto const dcol = fastpair::device_column::prepare(col, {}, opt);
+    REQUIRE_FALSE(dcol.has_fused_codes());
+    REQUIRE(dcol.view<8>().code_words == nullptr);
+    auto const arch = fastpair::detail::current_arch_bucket();
+    if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
+      REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texls");
+    ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+  }
+}
+
+TEST_CASE("fused codes and the short-token emit are refused where they do not apply", "[gpu][decode]")
+{
+  using G      = fastpair::gather_strategy;
+  using swords = fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words_short,
+                                         fastpair::drain_strategy::lanes, G::texture_low_streamed>;
+  using texlf  = fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words,
+                                         fastpair::drain_strategy::lanes, G::texture_low_fused>;
+  static_assert(std::is_same_v<fastpair::with_gathered_lengths<texlf>::type,
+                               fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words,
+                                                       fastpair::drain_strategy::lanes, G::texture_low>>);
+  REQUIRE(fastpair::config_name<swords>() == "k8.w8.h0.t256.b3.swords.texls");
+  REQUIRE(fastpair::config_name<texlf>() == "k8.w8.h0.t256.b3.words.texlf");
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = 8;
+  // OnPair-16 (tokens up to 16 bytes, 65 536 codes): neither applies.
+  auto const col16  = sample_column(codec::onpair16, 500, 25);
+  auto dcol16       = fastpair::device_column::prepare(col16, {}, opt);
+  REQUIRE(dcol16.has_high_plane());
+  REQUIRE_FALSE(dcol16.has_fused_codes());
+  REQUIRE_THROWS_AS(dcol16.build_fused_codes(), std::logic_error);
+  fastpair::device_buffer<unsigned char> out(col16.decoded_bytes(), cudaStream_t{});
+  auto const v16 = dcol16.view<8>();
+  REQUIRE(fastpair::detail::launch_decode<swords>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}) ==
+          cudaErrorInvalidValue);
+  REQUIRE(fastpair::detail::launch_decode<texlf>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}) ==
+          cudaErrorInvalidResourceHandle);
+  // OnPair-12 at W = 8 has a high plane: the short-token emit is refused, fused codes work.
+  auto const col12  = sample_column(codec::onpair12, 500, 26);
+  auto const dcol12 = fastpair::device_column::prepare(col12, {}, opt);
+  REQUIRE(dcol12.has_high_plane());
+  REQUIRE_THROWS_WITH((fastpair::decompress<std::int64_t, swords>(dcol12)), Catch::Contains("register_words_short"));
+  REQUIRE_THROWS_WITH((fastpair::decompress<std::int64_t, texlf>(dcol16)), Catch::Contains("fused codes"));
+  REQUIRE(fastpair::detail::launch_decode<swords>(dcol12.view<8>(), 0, col12.num_codes, out.data(), 0, 0, {}) ==
+          cudaErrorInvalidValue);
+  ft::check_decode<texlf>(dcol12, fastpair::decode_reference(col12), 0, col12.num_rows());
+  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+  REQUIRE(dcol12.read_and_clear_errors() == 0);
 }
 
 TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][decode]")

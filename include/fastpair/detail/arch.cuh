@@ -29,20 +29,27 @@ inline arch_bucket current_arch_bucket() noexcept
 
 /**
  * The automatic W for a column on an architecture. sm_90+ (every auto config there is
- * register_words with texture gathers): 8 for OnPair-16 columns where more than 86 % of the coded
- * tokens are at most 8 bytes and the mean token is at least 3 bytes (en_wiki, zh_text: the
- * 65 536-entry low plane halves to 512 KiB), otherwise 16, FSST-12 and OnPair-12 included (one
- * 16-byte gather per code, no high-plane test). H200, 2026-11-30 (docs/BENCHMARKS.md, "Issue 7
- * lever: streamed lengths"), W = 8 vs 16 with streamed lengths: en_wiki 1219 / 1197 and
- * 1256 / 1115, zh_text 1115 / 1094 and 1115 / 1028 GB/s (two sessions); W = 16 ahead on urls
- * (84 % short tokens) 1235 / 1150, code_lines (80 %) 1373 / 1284 and tpch_c_address (mean 2.0 B)
- * 545 / 506, and on every OnPair-12 and FSST-12 cell. Elsewhere: the paper's rule,
- * choose_low_plane_bytes().
+ * register_words with texture gathers):
+ * - 8 for FSST-12, whose tokens fit 8 bytes: no high plane, so the automatic config takes the
+ *   short-token emit (+14 … +27 % over W = 16 on all 12 FSST-12 columns, H200, 2026-11-30,
+ *   docs/BENCHMARKS.md "Issue 7 lever: short-token emit and fused 12-bit codes");
+ * - 8 for OnPair-16 columns where more than 86 % of the coded tokens are at most 8 bytes and the
+ *   mean token is at least 3 bytes (en_wiki, zh_text: the 65 536-entry low plane halves to
+ *   512 KiB). H200, 2026-11-30 ("Issue 7 lever: streamed lengths"), W = 8 vs 16 with streamed
+ *   lengths: en_wiki 1219 / 1197 and 1256 / 1115, zh_text 1115 / 1094 and 1115 / 1028 GB/s (two
+ *   sessions); W = 16 ahead on urls (84 % short tokens) 1235 / 1150, code_lines (80 %)
+ *   1373 / 1284 and tpch_c_address (mean 2.0 B) 545 / 506;
+ * - 16 otherwise, OnPair-12 included (one 16-byte gather per code, no high-plane test; with fused
+ *   codes W = 16 led W = 8 on 10 of 12 OnPair-12 columns and trailed by <= 0.5 % on the others).
+ * Elsewhere: the paper's rule, choose_low_plane_bytes().
  */
 inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
   if (a == arch_bucket::sm90 || a == arch_bucket::sm100)
-    return kind == codec::onpair16 && share_longer_than(h, 8) < 0.14 && mean_token_length(h) >= 3.0 ? 8 : 16;
+    return kind == codec::fsst12 ||
+               (kind == codec::onpair16 && share_longer_than(h, 8) < 0.14 && mean_token_length(h) >= 3.0)
+             ? 8
+             : 16;
   if (max_token_length(kind) <= 8) return 8;
   return choose_low_plane_bytes(kind, h);
 }

@@ -59,11 +59,13 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
 {
   static_assert(Config::low_plane_bytes == W, "config W must match the column view's W");
   if (c1 <= c0) return cudaSuccess;
-  // Texture gathers need the view's texture objects, streamed lengths its length stream.
+  // Texture gathers need the view's texture objects, streamed lengths its length stream, fused
+  // codes its fused code stream; the short-token emit a column without tokens over 8 bytes.
   constexpr gather_strategy G = Config::gather;
   if ((G != gather_strategy::global && col.lo_tex == 0) || (G == gather_strategy::texture && col.lengths_tex == 0) ||
-      (Config::streams_lengths && col.code_lengths == nullptr))
+      (Config::streams_lengths && col.code_lengths == nullptr) || (Config::fused_codes && col.code_words == nullptr))
     return cudaErrorInvalidResourceHandle;
+  if (Config::short_tokens && col.hi != nullptr) return cudaErrorInvalidValue;
   std::uint64_t const s0 = c0 / col.sidecar_stride;
   std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;

@@ -27,52 +27,87 @@
 namespace fastpair {
 
 /**
- * @brief Per-architecture default configuration for low-plane width W; `ShortTokens`: the
- * column's coded tokens average under 9 bytes and it has a length stream
- * (detail::streams_lengths_pays_off).
+ * @brief Per-architecture default configuration for low-plane width W, dictionary read `G` and
+ * emit `E`: which G and E suit a column is decided at run time (detail::choose_auto_reads), the
+ * table gives the rest (K, H, T, B) per architecture.
  *
- * Fallback and sm_80: the paper's configuration (not measured by us on those GPUs).
+ * Fallback and sm_80: the paper's configuration whatever G and E (not measured by us on those GPUs).
  */
-template <arch_bucket A, int W, bool ShortTokens = false>
+template <arch_bucket A, int W, gather_strategy G = gather_strategy::texture_low,
+          emit_strategy E = emit_strategy::register_words>
 struct default_config {
   using type = paper_config<W>;
 };
 
 /// sm_90: register_words K=8 T=256 B=3 (H200, 2026-11-30: 8 columns x 3 codecs tiled to 1 GB,
 /// 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer instructions"; re-swept with texture
-/// gathers, 16 more configs, "Issue 7 lever: streamed lengths"), with the low-plane gathers
-/// through the texture pipe (+0.5 … +30 % on 34 of 36 cells, "dictionary gathers through the
-/// texture pipe"). Columns of short tokens take their lengths from the per-code length stream
-/// instead of gathering them: +0.5 … +27 % on all 26 cells with a mean token of at most
-/// 8.4 bytes, −1.9 … −5.5 % on the 10 cells of 9.6 bytes and more, hence the 9-byte threshold.
-template <int W, bool ShortTokens>
-struct default_config<arch_bucket::sm90, W, ShortTokens> {
-  using type = decode_config<8, W, 0, 256, 3, emit_strategy::register_words, drain_strategy::lanes,
-                             ShortTokens ? gather_strategy::texture_low_streamed : gather_strategy::texture_low>;
+/// gathers, 16 more configs, "Issue 7 lever: streamed lengths"; B = 4 with the short-token emit
+/// measured within 0.5 % of B = 3, "Issue 7 lever: short-token emit and fused 12-bit codes").
+template <int W, gather_strategy G, emit_strategy E>
+struct default_config<arch_bucket::sm90, W, G, E> {
+  using type = decode_config<8, W, 0, 256, 3, E, drain_strategy::lanes, G>;
 };
 /// sm_100+: not measured; the sm_90 entries until someone measures.
-template <int W, bool ShortTokens>
-struct default_config<arch_bucket::sm100, W, ShortTokens> : default_config<arch_bucket::sm90, W, ShortTokens> {};
+template <int W, gather_strategy G, emit_strategy E>
+struct default_config<arch_bucket::sm100, W, G, E> : default_config<arch_bucket::sm90, W, G, E> {};
 
 namespace detail {
 
 /** The column's coded tokens average under 9 bytes and it has its length stream: the automatic
- *  config streams lengths rather than gathering them (default_config). */
+ *  config streams lengths rather than gathering them (when it has no fused codes). */
 inline bool streams_lengths_pays_off(device_column const& col) noexcept
 {
   return col.has_length_stream() && col.mean_token_length() < 9.0;
+}
+
+/** How the automatic config reads the dictionary and emits tokens for `col` (sm_90+). */
+struct auto_reads {
+  gather_strategy gather = gather_strategy::texture_low;
+  emit_strategy emit     = emit_strategy::register_words;
+};
+
+/**
+ * H200, 2026-11-30 (docs/BENCHMARKS.md, "Issue 7 lever: short-token emit and fused 12-bit codes"):
+ * - a column with fused codes (OnPair-12, FSST-12) reads them (texture_low_fused): +0.1 … +5.5 %
+ *   over streamed or gathered lengths on all 12 OnPair-12 columns;
+ * - with W = 8 and no high plane (FSST-12) it also takes the short-token emit: +14 … +27 % over
+ *   the W = 16 register_words config on all 12 FSST-12 columns;
+ * - otherwise lengths are streamed where the coded tokens average under 9 bytes and gathered
+ *   where they are longer (+0.5 … +27 % and −1.9 … −5.5 % for streaming, "streamed lengths").
+ */
+inline auto_reads choose_auto_reads(device_column const& col) noexcept
+{
+  if (col.has_fused_codes())
+    return {gather_strategy::texture_low_fused, col.low_plane_bytes() == 8 && !col.has_high_plane()
+                                                  ? emit_strategy::register_words_short
+                                                  : emit_strategy::register_words};
+  return {streams_lengths_pays_off(col) ? gather_strategy::texture_low_streamed : gather_strategy::texture_low,
+          emit_strategy::register_words};
 }
 
 /** Calls f(std::common_type<Config>{}) with the automatic config for `col` on architecture `a`. */
 template <arch_bucket A, class F>
 decltype(auto) with_default_config(device_column const& col, F&& f)
 {
-  bool const s = streams_lengths_pays_off(col);
-  if (col.low_plane_bytes() == 16)
-    return s ? f(std::common_type<typename default_config<A, 16, true>::type>{})
-             : f(std::common_type<typename default_config<A, 16>::type>{});
-  return s ? f(std::common_type<typename default_config<A, 8, true>::type>{})
-           : f(std::common_type<typename default_config<A, 8>::type>{});
+  using G        = gather_strategy;
+  using E        = emit_strategy;
+  auto const r   = choose_auto_reads(col);
+  auto const run = [&](auto w, auto g, auto e) -> decltype(auto) {
+    return f(std::common_type<typename default_config<A, decltype(w)::value, decltype(g)::value, decltype(e)::value>::type>{});
+  };
+  auto const by_gather = [&](auto w, auto e) -> decltype(auto) {
+    switch (r.gather) {
+      case G::texture_low_fused: return run(w, std::integral_constant<G, G::texture_low_fused>{}, e);
+      case G::texture_low_streamed: return run(w, std::integral_constant<G, G::texture_low_streamed>{}, e);
+      default: return run(w, std::integral_constant<G, G::texture_low>{}, e);
+    }
+  };
+  constexpr std::integral_constant<E, E::register_words> words{};
+  if (col.low_plane_bytes() == 16) return by_gather(std::integral_constant<int, 16>{}, words);
+  if (r.emit == E::register_words_short)  // only with fused codes (choose_auto_reads)
+    return run(std::integral_constant<int, 8>{}, std::integral_constant<G, G::texture_low_fused>{},
+               std::integral_constant<E, E::register_words_short>{});
+  return by_gather(std::integral_constant<int, 8>{}, words);
 }
 
 /** Runtime (arch of the current device, W) -> compile-time config -> f. */

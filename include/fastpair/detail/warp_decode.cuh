@@ -77,6 +77,11 @@ struct column_view {
   /// word i / 8, zero-padded by 16 bytes; made by device_column::prepare (null if
   /// prepare_options::length_stream was false); read by gather_strategy::texture_low_streamed.
   std::uint8_t const* code_lengths = nullptr;
+  /// The fused code stream of a dictionary of at most 4 096 entries: code i in bits 0..11 and its
+  /// token length - 1 in bits 12..15 of word i; made by device_column::prepare for OnPair-12 and
+  /// FSST-12 columns (null otherwise, or if prepare_options::fused_codes was false); read by
+  /// gather_strategy::texture_low_fused.
+  std::uint16_t const* code_words = nullptr;
 
   __host__ __device__ std::uint64_t num_segments() const
   {

@@ -18,11 +18,15 @@
  *             takes those wavefronts off the LSU data pipe that bounds this kernel. With
  *             texture_low_streamed the lengths are not gathered: the lane loads its K nibbles
  *             from the column's per-code length stream next to its codes (one 4-byte load for
- *             K = 8), which pays off on short tokens, where the gathers dominate.
+ *             K = 8), which pays off on short tokens, where the gathers dominate. With
+ *             texture_low_fused (dictionaries of <= 4 096 entries) the codes come from the fused
+ *             stream, code and length in one 16-bit word: 2 bytes per code instead of 2.5.
  *   3 scan    one warp exclusive scan of the lanes' segment lengths (a lane's K tokens are one
  *             contiguous run of output)
  *   4 words   each token is funnel-shifted onto the lane's partial word; every completed aligned
- *             32-bit word is stored to the staging buffer with one 4-byte store
+ *             32-bit word is stored to the staging buffer with one 4-byte store. A token register
+ *             is 16 bytes (4 words, up to 4 stores), or 8 bytes with emit_strategy::
+ *             register_words_short (2 words, up to 2 stores; columns without tokens > 8 bytes)
  *   5 merge   a word straddling lanes ℓ-1 and ℓ: lane ℓ stored its part of it like any other word;
  *             it receives lane ℓ-1's trailing partial word with one shuffle and ORs it in (one
  *             shared read-modify-write per lane and batch, instead of a test on every store).
@@ -151,6 +155,15 @@ __device__ __forceinline__ typename lo_word<W>::type gather_low(column_view<W> c
   else return tex1Dfetch<lo_t>(col.lo_tex, static_cast<int>(c));
 }
 
+/** The stream the lanes read their codes from: the fused 16-bit code words (code + length) for
+ *  gather_strategy::texture_low_fused, the plain codes otherwise. */
+template <class Config, int W>
+__device__ __forceinline__ std::uint16_t const* code_source(column_view<W> const& col)
+{
+  if constexpr (Config::fused_codes) return col.code_words;
+  else return col.codes;
+}
+
 /**
  * One batch of 32·K codes starting at `base` (steps 1-6 of the design note); returns its decoded
  * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
@@ -167,19 +180,28 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   constexpr int K     = Config::tokens_per_thread;
   constexpr int BATCH = Config::codes_per_batch;
   constexpr bool BULK = Config::drain == drain_strategy::bulk_copy;
+  constexpr int NT    = Config::short_tokens ? 2 : 4;  // 32-bit words of a token register
+  constexpr bool LENGTHS_WITH_CODES = Config::streams_lengths || Config::fused_codes;
   using lo_t          = typename lo_word<W>::type;
   using scan_t        = cub::WarpScan<std::uint32_t>;
 
   // 1-2. input + gather -----------------------------------------------------------------------
-  std::uint64_t const idx0 = base + std::uint64_t{lane} * K;
-  prefetch_codes_l2(col.codes, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
+  std::uint64_t const idx0       = base + std::uint64_t{lane} * K;
+  std::uint16_t const* const src = code_source<Config>(col);
+  prefetch_codes_l2(src, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
   if constexpr (Config::streams_lengths)  // and its lengths (K / 2 bytes per lane)
     prefetch_lengths_l2<K>(col.code_lengths, idx0 + BATCH, c_end, lane);
   std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
-  load_consecutive_codes<K, Full>(col.codes, idx0, c_end, code);
+  load_consecutive_codes<K, Full>(src, idx0, c_end, code);
   std::uint32_t len[K];
   if constexpr (Config::streams_lengths) load_code_lengths<K, Full>(col.code_lengths, idx0, c_end, len);
-  uint4 tok[K];  // token bytes, little-endian words, zero past the length
+  if constexpr (Config::fused_codes)
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      len[k]  = (code[k] >> 12) + 1;
+      code[k] = code[k] & 0xFFFu;
+    }
+  std::uint32_t tok[K][NT];  // token bytes, little-endian words, zero past the length
   std::uint32_t seg_len = 0;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -189,24 +211,28 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
       c = 0;
     }
     bool const valid = Full || idx0 + k < c_end;
-    if constexpr (Config::streams_lengths) {
+    if constexpr (LENGTHS_WITH_CODES) {
       len[k] = valid ? len[k] : 0;
     } else {
       std::uint32_t const nib = (gather_length_byte<Config::gather>(col, c) >> ((c & 1u) * 4)) & 0xFu;
       len[k]                  = valid ? nib + 1 : 0;
     }
-    lo_t const lo           = gather_low<Config::gather>(col, c);
+    lo_t const lo = gather_low<Config::gather>(col, c);
     if constexpr (W == 16) {
-      tok[k] = lo;
+      tok[k][0] = lo.x, tok[k][1] = lo.y, tok[k][2] = lo.z, tok[k][3] = lo.w;
+    } else if constexpr (NT == 2) {  // register_words_short: no token exceeds the 8-byte plane
+      tok[k][0] = lo.x, tok[k][1] = lo.y;
     } else {
-      tok[k] = make_uint4(lo.x, lo.y, 0u, 0u);
+      tok[k][0] = lo.x, tok[k][1] = lo.y, tok[k][2] = 0u, tok[k][3] = 0u;
       if (len[k] > 8) {
         uint2 const hi = __ldg(reinterpret_cast<uint2 const*>(col.hi) + c);
-        tok[k].z       = hi.x;
-        tok[k].w       = hi.y;
+        tok[k][2]      = hi.x;
+        tok[k][3]      = hi.y;
       }
     }
-    if (!valid) tok[k] = make_uint4(0u, 0u, 0u, 0u);  // past the segment: contributes nothing
+    if (!valid)  // past the segment: contributes nothing
+#pragma unroll
+      for (int i = 0; i < NT; ++i) tok[k][i] = 0u;
     seg_len += len[k];
   }
 
@@ -226,20 +252,23 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   std::uint32_t wi = wfirst, fill = p0 & 3u, cur = 0;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
+    // The token shifted by `fill` bytes onto the partial word: words w[0..NT], the last one
+    // partial. A token of at most 4·NT bytes completes n <= NT of them.
     std::uint32_t const sh = 8 * fill;
-    std::uint32_t const w0 = cur | (tok[k].x << sh);
-    std::uint32_t const w1 = __funnelshift_l(tok[k].x, tok[k].y, sh);
-    std::uint32_t const w2 = __funnelshift_l(tok[k].y, tok[k].z, sh);
-    std::uint32_t const w3 = __funnelshift_l(tok[k].z, tok[k].w, sh);
-    std::uint32_t const w4 = __funnelshift_l(tok[k].w, 0u, sh);
-    std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..4
+    std::uint32_t w[NT + 1];
+    w[0] = cur | (tok[k][0] << sh);
+#pragma unroll
+    for (int i = 1; i < NT; ++i) w[i] = __funnelshift_l(tok[k][i - 1], tok[k][i], sh);
+    w[NT]                  = __funnelshift_l(tok[k][NT - 1], 0u, sh);
+    std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..NT
     // Predicated stores, no per-store test of "is this the shared first word": with that test
     // and its branches the emit was 54 % of the decode's instructions (ncu, docs/BENCHMARKS.md).
-    if (n > 0) stage32[wi] = w0;
-    if (n > 1) stage32[wi + 1] = w1;
-    if (n > 2) stage32[wi + 2] = w2;
-    if (n > 3) stage32[wi + 3] = w3;
-    cur = n == 0 ? w0 : n == 1 ? w1 : n == 2 ? w2 : n == 3 ? w3 : w4;
+#pragma unroll
+    for (int i = 0; i < NT; ++i)
+      if (n > std::uint32_t(i)) stage32[wi + i] = w[i];
+    cur = w[NT];
+#pragma unroll
+    for (int i = NT - 1; i >= 0; --i) cur = n == std::uint32_t(i) ? w[i] : cur;
     wi += n;
     fill = (fill + len[k]) & 3u;
   }
@@ -266,7 +295,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   return total;
 }
 
-/** @brief Decodes segment `seg` of `col` with one warp (register_words strategy). */
+/** @brief Decodes segment `seg` of `col` with one warp (register_words strategies). */
 template <class Config, int W>
 __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
                                                           unsigned char* out, std::uint64_t window_begin,

@@ -34,16 +34,16 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
   for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
        seg < end_segment; seg += warps) {
-    if constexpr (Config::emit == emit_strategy::register_words) {
+    if constexpr (Config::emits_words) {
       // the first batch of this warp's next segment (its later batches prefetch each other)
       if (seg + warps < end_segment) {
         std::uint64_t const next = (seg + warps) * col.sidecar_stride + (threadIdx.x & 31u) * Config::tokens_per_thread;
-        prefetch_codes_l2(col.codes, next, col.num_codes);
+        prefetch_codes_l2(code_source<Config>(col), next, col.num_codes);
         if constexpr (Config::streams_lengths)
           prefetch_lengths_l2<Config::tokens_per_thread>(col.code_lengths, next, col.num_codes, threadIdx.x & 31u);
       }
     }
-    if constexpr (Config::emit == emit_strategy::register_words)
+    if constexpr (Config::emits_words)
       warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, bulk);
     else
       warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
@@ -95,6 +95,22 @@ FASTPAIR_KERNEL __launch_bounds__(256) void code_lengths_kernel(column_view<W> c
       word |= ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) << (4 * k);
     }
     out[t] = word;
+  }
+}
+
+/** The fused code stream (column_view::code_words) of a dictionary of at most 4 096 entries:
+ *  word i = code i (12 bits) | (token length - 1) << 12. An out-of-range code keeps its value
+ *  (the decoder detects and clamps it) and takes entry 0's length, as the decoder reads entry 0. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void fused_codes_kernel(column_view<W> col, std::uint16_t* out)
+{
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t const raw = __ldg(col.codes + i);
+    if (raw > 0xFFFu) atomicOr(col.error, code_out_of_range);  // not from a 12-bit stream: cannot be fused
+    std::uint32_t const c = raw & 0xFFFu;
+    std::uint32_t const e = c < col.num_tokens ? c : 0u;
+    out[i] = static_cast<std::uint16_t>(c | (((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) << 12));
   }
 }
 
