@@ -141,7 +141,7 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   auto* const chars      = reinterpret_cast<unsigned char*>(out.chars);
 
   if constexpr (std::is_same_v<Config, auto_config>) {
-    FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, c0, c1, chars, b0, bytes, stream));
+    FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, chars, stream));
   } else {
     static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
     detail::check_config_applies<Config>(col);

@@ -41,6 +41,11 @@ struct prepare_options {
   /// gather_strategy::texture_low_fused reads. Without it those configs return
   /// cudaErrorInvalidResourceHandle and the automatic config does not use them.
   bool fused_codes = true;
+  /// Build the split stream where it pays (detail::auto_split_stream: OnPair-12 columns of
+  /// mostly short tokens, on sm_90+): every token longer than 8 bytes becomes two codes
+  /// (build_split_stream in planes.hpp), so the short-token emit can decode the column, and the
+  /// automatic config decodes that stream. Costs 2 bytes per split code and 68 KiB of planes.
+  bool split_stream = true;
 };
 
 /**
@@ -113,8 +118,47 @@ class device_column {
     }
     if (opt.length_stream) d.build_length_stream(stream);
     if (opt.fused_codes && code_space(col.kind) <= 4096) d.build_fused_codes(stream);
+    if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket())) {
+      split_stream s = build_split_stream(col, codes, d.stride_);
+      d.split_words_            = detail::upload(s.words, stream);
+      d.split_sidecar_          = detail::upload(s.sidecar, stream);
+      d.split_lo_ptr_           = detail::upload_texture_aligned(s.planes.lo, d.split_lo_, stream);
+      d.split_lengths_          = detail::upload(s.planes.lengths, stream);
+      d.split_lo_tex_           = texture_object(d.split_lo_ptr_, s.planes.lo.size(),
+                                                 cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned), stream);
+      d.split_num_codes_        = s.words.size();
+      d.split_num_tokens_       = s.planes.num_tokens;
+      d.split_row_code_offsets_ = std::move(s.row_code_offsets);
+    }
     return d;
   }
+
+  /** @brief True if the column has the split stream (prepare_options::split_stream). */
+  bool has_split_stream() const noexcept { return split_lo_ptr_ != nullptr; }
+
+  /**
+   * @brief The view of the split stream (build_split_stream): W = 8, no high plane, codes only
+   * in `code_words` (13 code bits), for register_words_short configs with texture_low_fused.
+   * Its rows start at split_row_code_offsets(). @throw logic_error without a split stream.
+   */
+  column_view<8> split_view() const
+  {
+    FASTPAIR_EXPECTS(has_split_stream(), "the column has no split stream (prepare_options::split_stream, OnPair-12)");
+    column_view<8> v;
+    v.lo              = split_lo_ptr_;
+    v.lengths         = split_lengths_.data();
+    v.sidecar         = split_sidecar_.data();
+    v.num_codes       = split_num_codes_;
+    v.num_tokens      = split_num_tokens_;
+    v.sidecar_stride  = stride_;
+    v.error           = const_cast<std::uint32_t*>(error_.data());
+    v.lo_tex          = split_lo_tex_.get();
+    v.code_words      = split_words_.data();
+    v.fused_code_bits = split_code_bits;
+    return v;
+  }
+  /** @brief Row r's first code in the split stream, r in [0, num_rows()] (host copy). */
+  std::vector<std::uint64_t> const& split_row_code_offsets() const noexcept { return split_row_code_offsets_; }
 
   /** @brief True if the column's planes have a high plane: W = 8 and the codec allows tokens of
    *  more than 8 bytes (OnPair). Without one, register_words_short configs can decode it. */
@@ -279,7 +323,15 @@ class device_column {
   std::uint8_t const* lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
   device_buffer<std::uint32_t> error_, code_lengths_;
-  texture_object lo_tex_, lengths_tex_;  // declared last: destroyed before the memory they read
+  // the split stream (prepare_options::split_stream)
+  device_buffer<std::uint16_t> split_words_;
+  device_buffer<std::uint64_t> split_sidecar_;
+  device_buffer<std::uint8_t> split_lo_, split_lengths_;
+  std::uint8_t const* split_lo_ptr_ = nullptr;
+  std::uint64_t split_num_codes_    = 0;
+  std::uint32_t split_num_tokens_   = 0;
+  std::vector<std::uint64_t> split_row_code_offsets_;
+  texture_object lo_tex_, lengths_tex_, split_lo_tex_;  // declared last: destroyed before the memory they read
 };
 
 }  // namespace fastpair

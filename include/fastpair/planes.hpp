@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace fastpair {
@@ -61,6 +62,89 @@ inline dictionary_planes build_planes(codec kind, dictionary const& d, int w)
     p.lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
   }
   return p;
+}
+
+/**
+ * @brief A 12-bit column re-coded so that no token exceeds 8 bytes (the "split" stream read by
+ * the short-token emit, emit_strategy::register_words_short).
+ *
+ * @code{.text}
+ *  dictionary  entry e < N: the first min(len(e), 8) bytes of token e (N = the column's tokens)
+ *              entry N + j: bytes 8.. of the j-th token longer than 8 bytes
+ *  words       one per split code: code in bits 0..12, length - 1 in bits 13..15; a token
+ *              longer than 8 bytes becomes two codes, e then N + j
+ *  sidecar     decoded position of every `stride`-th word, then the decoded size
+ * @endcode
+ * The planes have 8 192 entries of W = 8 bytes and no high plane.
+ */
+struct split_stream {
+  dictionary_planes planes;                   ///< W = 8, 8 192 entries, no high plane
+  std::vector<std::uint16_t> words;           ///< code | (length - 1) << 13
+  std::vector<std::uint64_t> sidecar;         ///< one per segment of `stride` words, + the end
+  std::vector<std::uint64_t> row_code_offsets;  ///< row r's first word
+};
+
+/** Bits of a split stream word that hold the code (the rest hold the length - 1). */
+inline constexpr int split_code_bits = 13;
+
+/**
+ * @brief Builds the split stream of a column of at most 4 096 dictionary entries from its
+ * (widened) codes. @throw format_error on a code outside the dictionary; logic_error on a codec
+ * with more than 4 096 codes or a zero stride.
+ */
+inline split_stream build_split_stream(compressed_column const& col, std::vector<std::uint16_t> const& codes,
+                                       std::uint32_t stride)
+{
+  FASTPAIR_EXPECTS(code_space(col.kind) <= 4096, "a split stream needs a dictionary of at most 4096 entries");
+  FASTPAIR_EXPECTS(stride > 0, "sidecar stride must be positive");
+  FASTPAIR_EXPECTS(codes.size() == col.num_codes && col.row_code_offsets.size() == col.num_rows() + 1,
+                   "codes and row offsets must match the column");
+  auto const n = static_cast<std::uint32_t>(col.dict.size());
+  split_stream s;
+  dictionary_planes& p = s.planes;
+  p.low_plane_bytes    = 8;
+  p.entries            = 2 * 4096;
+  p.lo.assign(std::size_t{p.entries} * 8, 0);
+  p.lengths.assign(p.entries / 2, 0);
+  std::vector<std::uint32_t> high_entry(n, 0);  // entry of token e's bytes 8.., if len(e) > 8
+  auto put = [&](std::uint32_t e, std::uint8_t const* bytes, std::uint32_t len) {
+    std::memcpy(&p.lo[std::size_t{e} * 8], bytes, len);
+    p.lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
+  };
+  std::uint32_t next = n;
+  for (std::uint32_t e = 0; e < n; ++e) {
+    std::uint32_t const len = col.dict.length(e);
+    FASTPAIR_EXPECTS(len >= 1 && len <= 16, "token length outside 1..16 (validate the column first)");
+    put(e, col.dict.data(e), len < 8 ? len : 8);
+    if (len > 8) {
+      high_entry[e] = next;
+      put(next++, col.dict.data(e) + 8, len - 8);
+    }
+  }
+  p.num_tokens = next;
+
+  s.words.reserve(codes.size() + codes.size() / 8);
+  s.row_code_offsets.reserve(col.num_rows() + 1);
+  std::uint64_t bytes = 0;
+  auto emit = [&](std::uint32_t code, std::uint32_t len) {
+    if (s.words.size() % stride == 0) s.sidecar.push_back(bytes);
+    s.words.push_back(static_cast<std::uint16_t>(code | (len - 1) << split_code_bits));
+    bytes += len;
+  };
+  for (std::uint64_t r = 0; r < col.num_rows(); ++r) {
+    s.row_code_offsets.push_back(s.words.size());
+    for (std::uint64_t i = col.row_code_offsets[r]; i < col.row_code_offsets[r + 1]; ++i) {
+      std::uint32_t const c = codes[i];
+      if (c >= n) throw format_error("code " + std::to_string(c) + " at position " + std::to_string(i) +
+                                     " is outside the dictionary of " + std::to_string(n) + " tokens");
+      std::uint32_t const len = col.dict.length(c);
+      emit(c, len < 8 ? len : 8);
+      if (len > 8) emit(high_entry[c], len - 8);
+    }
+  }
+  s.row_code_offsets.push_back(s.words.size());
+  s.sidecar.push_back(bytes);
+  return s;
 }
 
 }  // namespace fastpair

@@ -298,9 +298,7 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
 /** Rows [r.begin, r.end) decoded straight into `chars`, as decode_column does for a row range. */
 inline void decode_run(device_column const& col, row_range r, unsigned char* chars, cuda::stream_ref stream)
 {
-  auto const& co = col.row_code_offsets();
-  auto const& bo = col.row_byte_offsets();
-  FASTPAIR_CUDA_TRY(dispatch_auto(col, co[r.begin], co[r.end], chars, bo[r.begin], bo[r.end] - bo[r.begin], stream));
+  FASTPAIR_CUDA_TRY(dispatch_auto(col, r.begin, r.end, chars, stream));
 }
 
 /** Decode-then-filter: decode every code into a temporary, copy the pieces' bytes out. */
@@ -309,7 +307,7 @@ inline void decode_selected_dense(device_column const& col, select_plan const& p
 {
   if (plan.num_rows() == col.num_rows()) return decode_run(col, {0, col.num_rows()}, chars, stream);  // nothing to filter
   device_buffer<unsigned char> all(col.decoded_bytes(), stream);
-  FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_codes(), all.data(), 0, col.decoded_bytes(), stream));
+  FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_rows(), all.data(), stream));
   device_row_ranges const pcs = plan.pieces();
   copy_pieces(pcs.count, piece_source{all.data(), pcs.ranges, col.device_row_byte_offsets(), 1},
               piece_destination{chars, select_plan_access::sums(plan), false},

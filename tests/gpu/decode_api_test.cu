@@ -51,11 +51,14 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
       if (hopper_or_newer) {
         bool const streamed = fastpair::mean_token_length(hist) < 9.0;
         REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == streamed);
+        bool const split = kind == codec::onpair12 && fastpair::share_longer_than(hist, 8) < 0.2;
+        REQUIRE(dcol.has_split_stream() == split);
         std::string const reads = kind == codec::fsst12     ? ".swords.texlf"
                                   : kind == codec::onpair12 ? ".words.texlf"
                                   : streamed                ? ".words.texls"
                                                             : ".words.texlo";
-        REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(expect_w) + ".h0.t256.b3" + reads);
+        REQUIRE(fastpair::auto_config_name(dcol) == (split ? std::string("k8.w8.h0.t256.b3.swords.texlf.split")
+                                                           : "k8.w" + std::to_string(expect_w) + ".h0.t256.b3" + reads));
       }
       ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
       auto const back = fastpair::decompress(dcol).to_host();
@@ -207,6 +210,50 @@ TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu]
     REQUIRE(fastpair::auto_config_name(dcol) ==
             "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texlo");
   ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+}
+
+TEST_CASE("OnPair-12 columns of short tokens decode through their split stream", "[gpu][decode]")
+{
+  // 3000 tokens of 2..6 bytes and 300 of 9..16 (about 8 % of the codes): under the 20 % rule.
+  auto d = ft::make_dictionary(codec::onpair12, 3000, {2, 6}, 61);
+  for (int i = 0; i < 300; ++i) d.push_back("Lo" + std::to_string(100000 + i) + std::string(1 + i % 8, 'x'));  // 9..16 B
+  auto const arch = fastpair::detail::current_arch_bucket();
+  bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
+  for (std::uint32_t stride : {1u, 33u, 256u, 768u}) {
+    INFO("stride " << stride);
+    auto const col  = ft::random_column(codec::onpair12, d, 2000, {0.0, 0.1, 60}, 62 + stride, stride);
+    auto const hist = fastpair::token_length_histogram(col);
+    REQUIRE(fastpair::share_longer_than(hist, 8) > 0.02);
+    REQUIRE(fastpair::share_longer_than(hist, 8) < 0.2);
+    auto const dcol = fastpair::device_column::prepare(col);
+    REQUIRE(dcol.has_split_stream() == hopper_or_newer);
+    if (hopper_or_newer) {
+      REQUIRE(fastpair::auto_config_name(dcol) == "k8.w8.h0.t256.b3.swords.texlf.split");
+      REQUIRE(dcol.split_row_code_offsets().size() == col.num_rows() + 1);
+      REQUIRE(dcol.split_row_code_offsets().back() > col.num_codes);  // long tokens took two codes
+    }
+    auto const ref = fastpair::decode_reference(col);
+    ft::check_decode<fastpair::auto_config>(dcol, ref, 0, col.num_rows());
+    for (std::uint64_t r0 = 0; r0 < 24; ++r0) {
+      std::uint64_t const r1 = std::min<std::uint64_t>(col.num_rows(), r0 + 1 + (r0 * 53) % 700);
+      ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col, r0, r1), r0, r1,
+                                              static_cast<unsigned>(r0 % 16));
+    }
+    REQUIRE(fastpair::decompress(dcol).to_host() == ref);
+    // Explicit configs still decode the column's own codes.
+    ft::check_decode<fastpair::paper_config<16>>(dcol, ref, 0, col.num_rows());
+    // Without the split stream: fused codes, as for any OnPair-12 column.
+    fastpair::prepare_options opt;
+    opt.split_stream = false;
+    auto const plain = fastpair::device_column::prepare(col, {}, opt);
+    REQUIRE_FALSE(plain.has_split_stream());
+    REQUIRE_THROWS_AS(plain.split_view(), std::logic_error);
+    if (hopper_or_newer) REQUIRE(fastpair::auto_config_name(plain) == "k8.w16.h0.t256.b3.words.texlf");
+  }
+  // Mostly long tokens: no split stream.
+  auto const long_col = ft::random_column(codec::onpair12, ft::make_dictionary(codec::onpair12, 2000, {9, 16}, 63), 500,
+                                          {0.0, 0.0, 40, true}, 64);
+  REQUIRE_FALSE(fastpair::device_column::prepare(long_col).has_split_stream());
 }
 
 TEST_CASE("without fused codes a 12-bit column's automatic config streams or gathers lengths", "[gpu][decode]")

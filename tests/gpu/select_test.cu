@@ -164,6 +164,24 @@ TEST_CASE("selective decode of corner selections on synthetic columns", "[gpu][s
   }
 }
 
+TEST_CASE("selective decode of an OnPair-12 column with a split stream", "[gpu][select]")
+{
+  // Short tokens (2..9 bytes, about 1 in 8 of them 9 bytes): sm_90+ prepares the split stream,
+  // which the decode-then-filter strategy decodes; the selective one decodes the column's codes.
+  ft::code_mix mix;
+  mix.empty_rows    = 0.25;
+  mix.max_row_codes = 40;
+  auto const col  = ft::random_column(codec::onpair12, ft::make_dictionary(codec::onpair12, 3000, {2, 9}, 17), 3000, mix, 19, 64);
+  auto const dcol = fastpair::device_column::prepare(col);
+  auto const arch = fastpair::detail::current_arch_bucket();
+  REQUIRE(dcol.has_split_stream() == (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100));
+  auto const ref        = fastpair::decode_reference(col);
+  std::uint64_t const n = col.num_rows();
+  check_all_forms(dcol, ref, row_span(0, n));
+  check_all_forms(dcol, ref, row_span(n / 3, n / 3 + 7));
+  for (double dens : {0.01, 0.5, 0.9}) check_all_forms(dcol, ref, random_selection(n, dens, static_cast<std::uint64_t>(dens * 1e3) + 5));
+}
+
 TEST_CASE("selective decode: a huge row among tiny ones, rows across segment boundaries", "[gpu][select]")
 {
   codec const kind = codec::onpair16;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // planes.hpp: fixed-stride low/high planes for W = 8 and 16, nibble lengths, unused entries zero.
 #include <fastpair/planes.hpp>
+#include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>
 
 #include "utils/columns.hpp"
@@ -116,4 +117,64 @@ TEST_CASE("planes: preconditions", "[planes]")
   bad.offsets.back() = bad.offsets[bad.size() - 1];  // last token empty
   bad.bytes.pop_back();
   CHECK_THROWS_AS(build_planes(codec::onpair12, bad, 8), logic_error);
+}
+
+namespace {
+/** Decodes rows of a split stream on the CPU, through its own dictionary planes. */
+std::string split_row(split_stream const& s, std::uint64_t r)
+{
+  std::string out;
+  for (std::uint64_t i = s.row_code_offsets[r]; i < s.row_code_offsets[r + 1]; ++i) {
+    std::uint32_t const code = s.words[i] & ((1u << split_code_bits) - 1);
+    std::uint32_t const len  = (s.words[i] >> split_code_bits) + 1u;
+    REQUIRE(len == nibble_length(s.planes, code));
+    out.append(reinterpret_cast<char const*>(&s.planes.lo[std::size_t{code} * 8]), len);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("split stream: tokens of more than 8 bytes become two codes", "[planes]")
+{
+  // 256: 3 bytes, 257: exactly 8, 258: 9 (straddles 8), 259: 16
+  auto const col = fastpair::testing::make_column(codec::onpair12, {"abc", "ABCDEFGH", "123456789", "0123456789abcdef"},
+                                                  {{256, 257, 258, 259}, {}, {259}, {'x', 258}, {}, {257, 257, 259, 'q'}});
+  auto const ref = decode_reference(col);
+  for (std::uint32_t stride : {1u, 2u, 3u, 768u}) {
+    auto const codes = unpack_codes(col);
+    auto const s     = build_split_stream(col, codes, stride);
+    // 262 entries: the 256 bytes, the 4 tokens cut to 8 bytes, the high parts of 258 and 259
+    REQUIRE(s.planes.low_plane_bytes == 8);
+    REQUIRE(s.planes.entries == 8192);
+    REQUIRE(s.planes.hi.empty());
+    REQUIRE(s.planes.num_tokens == 262);
+    REQUIRE(std::string(reinterpret_cast<char const*>(&s.planes.lo[260 * 8]), 1) == "9");
+    REQUIRE(std::string(reinterpret_cast<char const*>(&s.planes.lo[261 * 8]), 8) == "89abcdef");
+    REQUIRE(all_zero(s.planes.lo, 262 * 8, s.planes.lo.size()));
+    // 11 codes, 5 of them tokens > 8 bytes: 16 words
+    REQUIRE(s.words.size() == 16);
+    REQUIRE(s.row_code_offsets == std::vector<std::uint64_t>{0, 6, 6, 8, 11, 11, 16});
+    for (std::uint64_t r = 0; r < col.num_rows(); ++r) REQUIRE(split_row(s, r) == std::string(ref.row(r)));
+    // the sidecar: the decoded position of every stride-th word, then the decoded size
+    std::vector<std::uint64_t> expect;
+    std::uint64_t pos = 0;
+    for (std::size_t i = 0; i < s.words.size(); ++i) {
+      if (i % stride == 0) expect.push_back(pos);
+      pos += (s.words[i] >> split_code_bits) + 1u;
+    }
+    expect.push_back(col.decoded_bytes());
+    REQUIRE(pos == col.decoded_bytes());
+    REQUIRE(s.sidecar == expect);
+  }
+}
+
+TEST_CASE("split stream: bad input is refused", "[planes]")
+{
+  auto const col = fastpair::testing::make_column(codec::onpair12, {"abc"}, {{256, 1}});
+  auto codes     = unpack_codes(col);
+  codes[1]       = 257;  // outside the dictionary of 257 tokens
+  REQUIRE_THROWS_AS(build_split_stream(col, codes, 768), format_error);
+  REQUIRE_THROWS_AS(build_split_stream(col, unpack_codes(col), 0), std::logic_error);
+  auto const col16 = fastpair::testing::make_column(codec::onpair16, {"abc"}, {{256}});
+  REQUIRE_THROWS_AS(build_split_stream(col16, unpack_codes(col16), 768), std::logic_error);
 }

@@ -54,5 +54,19 @@ inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_buck
   return choose_low_plane_bytes(kind, h);
 }
 
+/**
+ * Whether device_column::prepare builds the split stream of a column (prepare_options::
+ * split_stream; build_split_stream in planes.hpp), which the automatic config then decodes with
+ * the short-token emit: on sm_90+ for OnPair-12 columns with fewer than 20 % of the coded tokens
+ * longer than 8 bytes. H200, 2026-11-30 (docs/BENCHMARKS.md, "Issue 7 lever: split stream"),
+ * split stream vs fused codes: +5.0 … +15.9 % on the 5 OnPair-12 columns with at most 11 % long
+ * tokens (zh_text 965 → 1105, en_wiki 1095 → 1251 GB/s), −8.3 … −21.7 % on the 7 with 34 % or
+ * more; the threshold lies between the two groups.
+ */
+inline bool auto_split_stream(codec kind, length_histogram const& h, arch_bucket a) noexcept
+{
+  return (a == arch_bucket::sm90 || a == arch_bucket::sm100) && kind == codec::onpair12 && share_longer_than(h, 8) < 0.2;
+}
+
 }  // namespace detail
 }  // namespace fastpair

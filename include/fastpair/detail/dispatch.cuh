@@ -63,7 +63,8 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   // codes its fused code stream; the short-token emit a column without tokens over 8 bytes.
   constexpr gather_strategy G = Config::gather;
   if ((G != gather_strategy::global && col.lo_tex == 0) || (G == gather_strategy::texture && col.lengths_tex == 0) ||
-      (Config::streams_lengths && col.code_lengths == nullptr) || (Config::fused_codes && col.code_words == nullptr))
+      (Config::streams_lengths && col.code_lengths == nullptr) || (Config::fused_codes && col.code_words == nullptr) ||
+      (!Config::fused_codes && col.codes == nullptr))  // a split view has fused codes only
     return cudaErrorInvalidResourceHandle;
   if (Config::short_tokens && col.hi != nullptr) return cudaErrorInvalidValue;
   std::uint64_t const s0 = c0 / col.sidecar_stride;

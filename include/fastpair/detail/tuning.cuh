@@ -121,22 +121,45 @@ decltype(auto) with_auto_config(device_column const& col, F&& f)
   }
 }
 
-/** Launches the automatic config. */
-inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                                 std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream)
+/** The automatic config decodes the column's split stream (OnPair-12 with
+ *  prepare_options::split_stream, on sm_90+) rather than its codes. */
+inline bool uses_split_stream(device_column const& col)
 {
+  auto const a = current_arch_bucket();
+  return col.has_split_stream() && (a == arch_bucket::sm90 || a == arch_bucket::sm100);
+}
+
+/** The config that decodes split streams (short-token emit, fused 13-bit codes). */
+using split_stream_config = default_config<arch_bucket::sm90, 8, gather_strategy::texture_low_fused,
+                                           emit_strategy::register_words_short>::type;
+
+/** Launches the automatic config over rows [row_begin, row_end) of `col` into `out` (which holds
+ *  exactly those rows' bytes). */
+inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                                 unsigned char* out, cuda::stream_ref stream)
+{
+  auto const& bo         = col.row_byte_offsets();
+  std::uint64_t const b0 = bo[row_begin], bytes = bo[row_end] - bo[row_begin];
+  if (uses_split_stream(col)) {
+    auto const& so = col.split_row_code_offsets();
+    return launch_decode<split_stream_config>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream);
+  }
+  auto const& co = col.row_code_offsets();
   return with_auto_config(col, [&](auto tag) {
     using config = typename decltype(tag)::type;
-    return launch_decode<config>(col.view<config::low_plane_bytes>(), c0, c1, out, window_begin, capacity, stream);
+    return launch_decode<config>(col.view<config::low_plane_bytes>(), co[row_begin], co[row_end], out, b0, bytes,
+                                 stream);
   });
 }
 
 }  // namespace detail
 
 /** @brief Name (config_name) of the configuration decode_column() picks for `col` on the current
- *  device, e.g. "k8.w16.h0.t256.b3.words.texls". */
+ *  device, e.g. "k8.w16.h0.t256.b3.words.texls"; ".split" appended where it decodes the
+ *  column's split stream. */
 inline std::string auto_config_name(device_column const& col)
 {
+  if (detail::uses_split_stream(col)) return config_name<detail::split_stream_config>() + ".split";
   return detail::with_auto_config(col, [](auto tag) { return config_name<typename decltype(tag)::type>(); });
 }
 

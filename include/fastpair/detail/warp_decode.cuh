@@ -82,6 +82,9 @@ struct column_view {
   /// FSST-12 columns (null otherwise, or if prepare_options::fused_codes was false); read by
   /// gather_strategy::texture_low_fused.
   std::uint16_t const* code_words = nullptr;
+  /// Bits of a `code_words` word that hold the code; the rest hold the length - 1: 12 for the
+  /// fused stream of a 12-bit column, 13 for its split stream (device_column::split_view).
+  std::uint32_t fused_code_bits = 12;
 
   __host__ __device__ std::uint64_t num_segments() const
   {

@@ -198,8 +198,8 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   if constexpr (Config::fused_codes)
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      len[k]  = (code[k] >> 12) + 1;
-      code[k] = code[k] & 0xFFFu;
+      len[k]  = (code[k] >> col.fused_code_bits) + 1;
+      code[k] = code[k] & ((1u << col.fused_code_bits) - 1u);
     }
   std::uint32_t tok[K][NT];  // token bytes, little-endian words, zero past the length
   std::uint32_t seg_len = 0;
