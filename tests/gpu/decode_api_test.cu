@@ -135,16 +135,21 @@ TEST_CASE("corrupt device data is reported and never written outside the output"
 {
   auto const col    = sample_column(codec::onpair12, 3000, 11);
   auto const expect = fastpair::decode_reference(col);
-  // W = 8 runs the staged_bytes default (short tokens), W = 16 the register_words default.
-  int const w = GENERATE(8, 16);
-  INFO("W = " << w);
+  // Both W; with fused codes the automatic config reads the fused stream, without them the codes:
+  // the corruption goes into the stream that is read.
+  int const w      = GENERATE(8, 16);
+  bool const fused = GENERATE(true, false);
+  INFO("W = " << w << (fused ? ", fused codes" : ", codes"));
   fastpair::prepare_options opt;
   opt.low_plane_bytes = w;
+  opt.fused_codes     = fused;
   auto const dcol = fastpair::device_column::prepare(col, {}, opt);
-  auto* const codes   = const_cast<std::uint16_t*>(w == 8 ? dcol.view<8>().codes : dcol.view<16>().codes);
+  auto const read = [&](auto const& v) { return fused ? v.code_words : v.codes; };
+  auto* const codes   = const_cast<std::uint16_t*>(w == 8 ? read(dcol.view<8>()) : read(dcol.view<16>()));
   auto* const sidecar = const_cast<std::uint64_t*>(w == 8 ? dcol.view<8>().sidecar : dcol.view<16>().sidecar);
   SECTION("a code >= the dictionary size")
   {
+    // fused words keep the low 12 bits as the code: 4095 and the dictionary size in both forms
     std::uint16_t bad[3] = {4095, 65535, static_cast<std::uint16_t>(col.dict.size())};
     FASTPAIR_CUDA_TRY(cudaMemcpy(codes + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
     REQUIRE_THROWS_AS(fastpair::decompress(dcol), fastpair::decode_error);
@@ -240,6 +245,16 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
                                               static_cast<unsigned>(r0 % 16));
     }
     REQUIRE(fastpair::decompress(dcol).to_host() == ref);
+    if (hopper_or_newer && stride == 768u) {  // a corrupt split word is reported like a corrupt code
+      auto* const words       = const_cast<std::uint16_t*>(dcol.split_view().code_words);
+      std::uint16_t const bad = 8191;  // code 8191: past the split dictionary
+      std::uint16_t good      = 0;
+      FASTPAIR_CUDA_TRY(cudaMemcpy(&good, words + 5, 2, cudaMemcpyDeviceToHost));
+      FASTPAIR_CUDA_TRY(cudaMemcpy(words + 5, &bad, 2, cudaMemcpyHostToDevice));
+      REQUIRE_THROWS_WITH(fastpair::decompress(dcol), Catch::Contains("dictionary size"));
+      FASTPAIR_CUDA_TRY(cudaMemcpy(words + 5, &good, 2, cudaMemcpyHostToDevice));
+      REQUIRE(fastpair::decompress(dcol).to_host() == ref);
+    }
     // Explicit configs still decode the column's own codes.
     ft::check_decode<fastpair::paper_config<16>>(dcol, ref, 0, col.num_rows());
     // Without the split stream: fused codes, as for any OnPair-12 column.
@@ -262,10 +277,12 @@ TEST_CASE("without fused codes a 12-bit column's automatic config streams or gat
     auto d         = ft::make_dictionary(kind, 2000, {2, 8}, 23);
     auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 24);
     fastpair::prepare_options opt;
-    opt.fused_codes = false;
+    opt.fused_codes  = false;
+    opt.split_stream = false;  // all tokens are short: OnPair-12 would otherwise decode its split stream
     auto const dcol = fastpair::device_column::prepare(col, {}, opt);
     REQUIRE_FALSE(dcol.has_fused_codes());
-    REQUIRE(dcol.view<8>().code_words == nullptr);
+    REQUIRE_FALSE(dcol.has_split_stream());
+    REQUIRE((dcol.low_plane_bytes() == 8 ? dcol.view<8>().code_words : dcol.view<16>().code_words) == nullptr);
     auto const arch = fastpair::detail::current_arch_bucket();
     if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
       REQUIRE(fastpair::auto_config_name(dcol) == "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texls");

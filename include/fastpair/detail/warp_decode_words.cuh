@@ -44,6 +44,10 @@
  *
  * Measured rationale: DESIGN.md §6 (an early version of this idea, H200, 2026-11-29): 1.65x the
  * authors' kernels on log_windows, 1.15-1.3x on short-token text; docs/BENCHMARKS.md has ours.
+ * The 8-byte token registers of register_words_short: +13.9 ... +28.7 % over the 16-byte ones
+ * on all 12 FSST-12 columns (H200, 2026-11-30, same reads), and the reason OnPair-12 columns of
+ * short tokens are re-coded into a split stream (planes.hpp) rather than emitted with a branch
+ * for their rare long tokens (that lost 0.2 ... 18 %).
  */
 #pragma once
 
