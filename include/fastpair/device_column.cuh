@@ -65,6 +65,30 @@ class device_column {
   device_column() = default;
 
   /**
+   * @brief An upper estimate of the device memory prepare(col, stream, opt) keeps on the current
+   * device: codes, planes, sidecar, row offsets, and the length stream, fused codes and split
+   * stream where prepare builds them (not counting the allocator's rounding).
+   */
+  static std::uint64_t device_bytes(compressed_column const& col, prepare_options const& opt = {})
+  {
+    std::uint64_t const n = col.num_codes, rows = col.num_rows();
+    std::uint64_t bytes   = 2 * n + std::uint64_t{code_space(col.kind)} * 17 + 2 * 256 +  // codes, planes (+ alignment)
+                          (col.sidecar_entries() + 2) * 8 + 2 * (rows + 1) * 8 + 4;      // sidecar, row offsets, error
+    if (opt.length_stream) bytes += (n + 7) / 8 * 4 + 16;
+    if (opt.fused_codes && code_space(col.kind) <= 4096) bytes += 2 * n + 16;
+    if (opt.split_stream && col.kind == codec::onpair12) {
+      auto const h = token_length_histogram(col);
+      if (detail::auto_split_stream(col.kind, h, detail::current_arch_bucket())) {
+        std::uint64_t long_codes = 0;
+        for (int len = 9; len <= 16; ++len) long_codes += h[len];
+        std::uint64_t const words = n + long_codes;
+        bytes += 2 * words + (words / std::max<std::uint32_t>(col.sidecar_stride, 1) + 2) * 8 + 8192 * 8 + 4096 + 256;
+      }
+    }
+    return bytes;
+  }
+
+  /**
    * @brief Validates `col`, builds the planes for W, widens the codes to u16 and uploads
    * everything on `stream`. If the column has no sidecar (or `opt.regenerate_sidecar`), the
    * sidecar is computed on the GPU (per-segment length sums + cub::DeviceScan).

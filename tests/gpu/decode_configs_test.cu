@@ -75,6 +75,26 @@ void check_all_rows(fastpair::compressed_column const& col)
   ft::check_decode<Config, std::int64_t>(dcol, expect, 0, col.num_rows());
   ft::check_decode<Config, std::int32_t>(dcol, expect, 0, col.num_rows(), 3);
 }
+
+/** Partial batches: sidecar strides that are not multiples of 32*K (tokens of 1..max_len bytes). */
+template <class Config>
+void check_partial_batches(codec kind, int max_len, std::uint64_t seed)
+{
+  auto d = ft::make_dictionary(kind, 500, {1, max_len}, seed);
+  for (std::uint32_t stride : {1u, 31u, 33u, 100u, 777u, 5000u})
+    check_all_rows<Config>(ft::random_column(kind, d, 400, {0.0, 0.1, 30}, seed + 1 + stride, stride));
+}
+
+/** Tiny columns: no rows, only empty rows, one row of one code, one long row. */
+template <class Config>
+void check_tiny_columns(codec kind, int max_len, std::uint64_t seed)
+{
+  auto d = ft::make_dictionary(kind, 100, {2, max_len}, seed);
+  check_all_rows<Config>(ft::column_from_codes(kind, d, {}));
+  check_all_rows<Config>(ft::column_from_codes(kind, d, {{}, {}, {}}));
+  check_all_rows<Config>(ft::column_from_codes(kind, d, {{300}}));
+  check_all_rows<Config>(ft::random_column(kind, d, 1, {0.0, 0.0, 20000}, seed + 1));
+}
 }  // namespace
 
 #if FASTPAIR_TEST_CONFIG_GROUP == 4
@@ -99,17 +119,11 @@ TEMPLATE_TEST_CASE("decode of 12-bit columns matches the CPU reference", "[gpu][
   }
   SECTION("FSST-12: partial batches (sidecar strides that are not multiples of 32*K)")
   {
-    auto d = ft::make_dictionary(codec::fsst12, 500, {1, 8}, 39);
-    for (std::uint32_t stride : {1u, 31u, 33u, 100u, 777u, 5000u})
-      check_all_rows<TestType>(ft::random_column(codec::fsst12, d, 400, {0.0, 0.1, 30}, 40 + stride, stride));
+    check_partial_batches<TestType>(codec::fsst12, 8, 39);
   }
   SECTION("FSST-12: tiny columns (no rows, only empty rows, one code, one long row)")
   {
-    auto d = ft::make_dictionary(codec::fsst12, 100, {2, 8}, 41);
-    check_all_rows<TestType>(ft::column_from_codes(codec::fsst12, d, {}));
-    check_all_rows<TestType>(ft::column_from_codes(codec::fsst12, d, {{}, {}, {}}));
-    check_all_rows<TestType>(ft::column_from_codes(codec::fsst12, d, {{300}}));
-    check_all_rows<TestType>(ft::random_column(codec::fsst12, d, 1, {0.0, 0.0, 20000}, 42));
+    check_tiny_columns<TestType>(codec::fsst12, 8, 41);
   }
   SECTION("FSST-12: row ranges at every output alignment")
   {
@@ -169,17 +183,11 @@ TEMPLATE_TEST_CASE("decode matches the CPU reference on generated columns", "[gp
   }
   SECTION("partial batches: sidecar strides that are not multiples of 32*K")
   {
-    auto d = ft::make_dictionary(codec::onpair16, 500, {1, 16}, 13);
-    for (std::uint32_t stride : {1u, 31u, 33u, 100u, 777u, 5000u})
-      check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 400, {0.0, 0.1, 30}, 14 + stride, stride));
+    check_partial_batches<TestType>(codec::onpair16, 16, 13);
   }
   SECTION("tiny columns: no rows, only empty rows, one row of one code, one long row")
   {
-    auto d = ft::make_dictionary(codec::onpair16, 100, {2, 16}, 15);
-    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {}));
-    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {{}, {}, {}}));
-    check_all_rows<TestType>(ft::column_from_codes(codec::onpair16, d, {{300}}));
-    check_all_rows<TestType>(ft::random_column(codec::onpair16, d, 1, {0.0, 0.0, 20000}, 16));
+    check_tiny_columns<TestType>(codec::onpair16, 16, 15);
   }
 }
 

@@ -127,9 +127,8 @@ inline void require_device_memory(std::uint64_t need, char const* what)
 /** Device bytes of a prepared column plus an int64 output of rows [r0, r1), roughly. */
 inline std::uint64_t device_bytes_needed(compressed_column const& col, std::uint64_t r0, std::uint64_t r1)
 {
-  std::uint64_t const rows = col.num_rows();
-  return col.num_codes * 2 + 2 * col.dict.size() * 16 + (rows + 1) * 8 + (col.sidecar_entries() + 1) * 8 +
-         (col.row_byte_offsets[r1] - col.row_byte_offsets[r0]) + (r1 - r0 + 1) * 8 + (64u << 20);
+  return device_column::device_bytes(col) + (col.row_byte_offsets[r1] - col.row_byte_offsets[r0]) +
+         (r1 - r0 + 1) * 8 + (64u << 20);
 }
 
 /** What decode_on_gpu measured. */
