@@ -19,6 +19,7 @@
 #include <fastpair/error.hpp>
 #include <fastpair/format.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -106,43 +107,51 @@ inline split_stream build_split_stream(compressed_column const& col, std::vector
   p.entries            = 2 * 4096;
   p.lo.assign(std::size_t{p.entries} * 8, 0);
   p.lengths.assign(p.entries / 2, 0);
-  std::vector<std::uint32_t> high_entry(n, 0);  // entry of token e's bytes 8.., if len(e) > 8
+  // Per token: its one or two split words, the second in the high half (0: none; a second
+  // word's code is >= n >= 256, so it is never 0).
+  std::vector<std::uint32_t> split_words(n, 0);
   auto put = [&](std::uint32_t e, std::uint8_t const* bytes, std::uint32_t len) {
     std::memcpy(&p.lo[std::size_t{e} * 8], bytes, len);
     p.lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
+    return e | (len - 1) << split_code_bits;
   };
   std::uint32_t next = n;
   for (std::uint32_t e = 0; e < n; ++e) {
     std::uint32_t const len = col.dict.length(e);
     FASTPAIR_EXPECTS(len >= 1 && len <= 16, "token length outside 1..16 (validate the column first)");
-    put(e, col.dict.data(e), len < 8 ? len : 8);
-    if (len > 8) {
-      high_entry[e] = next;
-      put(next++, col.dict.data(e) + 8, len - 8);
-    }
+    split_words[e] = put(e, col.dict.data(e), len < 8 ? len : 8);
+    if (len > 8) split_words[e] |= put(next++, col.dict.data(e) + 8, len - 8) << 16;
   }
   p.num_tokens = next;
 
-  s.words.reserve(codes.size() + codes.size() / 8);
-  s.row_code_offsets.reserve(col.num_rows() + 1);
-  std::uint64_t bytes = 0;
-  auto emit = [&](std::uint32_t code, std::uint32_t len) {
-    if (s.words.size() % stride == 0) s.sidecar.push_back(bytes);
-    s.words.push_back(static_cast<std::uint16_t>(code | (len - 1) << split_code_bits));
-    bytes += len;
-  };
+  // The words: one pass to size them (and check the codes), one to write them.
+  std::uint64_t total = 0;
+  for (std::uint64_t i = 0; i < codes.size(); ++i) {
+    std::uint32_t const c = codes[i];
+    if (c >= n) throw format_error("code " + std::to_string(c) + " at position " + std::to_string(i) +
+                                   " is outside the dictionary of " + std::to_string(n) + " tokens");
+    total += 1 + (split_words[c] >> 16 != 0);
+  }
+  s.words.resize(total);
+  s.row_code_offsets.resize(col.num_rows() + 1);
+  std::uint16_t* out = s.words.data();
   for (std::uint64_t r = 0; r < col.num_rows(); ++r) {
-    s.row_code_offsets.push_back(s.words.size());
+    s.row_code_offsets[r] = static_cast<std::uint64_t>(out - s.words.data());
     for (std::uint64_t i = col.row_code_offsets[r]; i < col.row_code_offsets[r + 1]; ++i) {
-      std::uint32_t const c = codes[i];
-      if (c >= n) throw format_error("code " + std::to_string(c) + " at position " + std::to_string(i) +
-                                     " is outside the dictionary of " + std::to_string(n) + " tokens");
-      std::uint32_t const len = col.dict.length(c);
-      emit(c, len < 8 ? len : 8);
-      if (len > 8) emit(high_entry[c], len - 8);
+      std::uint32_t const w = split_words[codes[i]];
+      *out++                = static_cast<std::uint16_t>(w);
+      if (w >> 16) *out++ = static_cast<std::uint16_t>(w >> 16);
     }
   }
-  s.row_code_offsets.push_back(s.words.size());
+  s.row_code_offsets[col.num_rows()] = total;
+  // The sidecar: the decoded position of every stride-th word, then the decoded size.
+  s.sidecar.reserve(total / stride + 2);
+  std::uint64_t bytes = 0;
+  for (std::uint64_t seg = 0; seg < total; seg += stride) {
+    s.sidecar.push_back(bytes);
+    std::uint64_t const end = std::min<std::uint64_t>(seg + stride, total);
+    for (std::uint64_t i = seg; i < end; ++i) bytes += (s.words[i] >> split_code_bits) + 1u;
+  }
   s.sidecar.push_back(bytes);
   return s;
 }
