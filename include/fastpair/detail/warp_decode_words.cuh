@@ -47,7 +47,7 @@
  * The 8-byte token registers of register_words_short: +13.9 ... +28.7 % over the 16-byte ones
  * on all 12 FSST-12 columns (H200, 2026-11-30, same reads), and the reason OnPair-12 columns of
  * short tokens are re-coded into a split stream (planes.hpp) rather than emitted with a branch
- * for their rare long tokens (that lost 0.2 ... 18 %).
+ * for their rare long tokens (that lost up to 18 %).
  */
 #pragma once
 
