@@ -33,13 +33,15 @@ struct prepare_options {
   bool validate       = true;    ///< validate the host column first (recommended for untrusted input)
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
   /// Build the per-code length stream (num_codes / 2 bytes of device memory) that
-  /// gather_strategy::texture_low_streamed reads. Without it those configs return
-  /// cudaErrorInvalidResourceHandle and the automatic config uses texture_low instead.
+  /// gather_strategy::texture_low_streamed reads. Without it decode_column refuses those configs
+  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle) and the automatic config
+  /// gathers lengths instead.
   bool length_stream = true;
   /// For dictionaries of at most 4 096 entries (OnPair-12, FSST-12): build the fused code stream
   /// (2 bytes per code: code and token length in one 16-bit word) that
-  /// gather_strategy::texture_low_fused reads. Without it those configs return
-  /// cudaErrorInvalidResourceHandle and the automatic config does not use them.
+  /// gather_strategy::texture_low_fused reads. Without it decode_column refuses those configs
+  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle) and the automatic config
+  /// does not use them.
   bool fused_codes = true;
   /// Build the split stream where it pays (detail::auto_split_stream: OnPair-12 columns of
   /// mostly short tokens, on sm_90+): every token longer than 8 bytes becomes two codes
@@ -203,13 +205,8 @@ class device_column {
     code_words_ = device_buffer<std::uint16_t>(num_codes_ + 8, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_words_.data(), 0, (num_codes_ + 8) * sizeof(std::uint16_t), stream.get()));
     if (num_codes_ > 0) {
-      auto launch = [&](auto v) {
-        unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((num_codes_ + 255) / 256, 4096));
-        detail::fused_codes_kernel<<<blocks, 256, 0, stream.get()>>>(v, code_words_.data());
-      };
-      if (w_ == 8) launch(view<8>());
-      else launch(view<16>());
-      FASTPAIR_CUDA_TRY(cudaGetLastError());
+      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((num_codes_ + 255) / 256, 4096));
+      launch_on_view([&](auto v) { detail::fused_codes_kernel<<<blocks, 256, 0, stream.get()>>>(v, code_words_.data()); });
     }
   }
 
@@ -227,13 +224,10 @@ class device_column {
     code_lengths_             = device_buffer<std::uint32_t>(words + 4, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_lengths_.data(), 0, (words + 4) * sizeof(std::uint32_t), stream.get()));
     if (words > 0) {
-      auto launch = [&](auto v) {
-        unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((words + 255) / 256, 4096));
+      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((words + 255) / 256, 4096));
+      launch_on_view([&](auto v) {
         detail::code_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, code_lengths_.data(), words);
-      };
-      if (w_ == 8) launch(view<8>());
-      else launch(view<16>());
-      FASTPAIR_CUDA_TRY(cudaGetLastError());
+      });
     }
   }
 
@@ -247,13 +241,8 @@ class device_column {
     device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
     if (nseg > 0) {
-      auto launch = [&](auto v) {
-        unsigned const blocks = static_cast<unsigned>((nseg * 32 + 255) / 256);
-        detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data());
-      };
-      if (w_ == 8) launch(view<8>());
-      else launch(view<16>());
-      FASTPAIR_CUDA_TRY(cudaGetLastError());
+      unsigned const blocks = static_cast<unsigned>((nseg * 32 + 255) / 256);
+      launch_on_view([&](auto v) { detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data()); });
     }
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
@@ -333,6 +322,15 @@ class device_column {
   }
 
  private:
+  /** Calls launch(view<W>()) for the column's W (a kernel launch), then checks the launch. */
+  template <class F>
+  void launch_on_view(F&& launch) const
+  {
+    if (w_ == 8) launch(view<8>());
+    else launch(view<16>());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+  }
+
   codec kind_               = codec::onpair16;
   int w_                    = 8;
   std::uint64_t num_codes_  = 0;
