@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU decode throughput on the real columns of ../shared/data (first 4 MiB of each, encoded with
 // each codec, tiled to >= 1 GB of output), side by side in one run:
-//   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs)
+//   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs),
+//                                       chars and int64 row offsets
 //   decode/<column>/<codec>/cfg:paper   the paper's configuration (K=6, H=1, T=256, B=4, W by the
 //                                       paper's rule: 16 iff > 60 % of tokens exceed 8 bytes)
+//   chars/<column>/<codec>/cfg:{auto,paper}  the same, chars only (null offsets: the paper's bulk
+//                                       decompression, as the authors' kernels in ANCHORS.md)
 //   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1)
 //   copy/<column>/<codec>               a device-to-device copy of the same output size
 // Environment: FASTPAIR_BENCH_COLUMNS (comma list; a name may end in ":bytes" or ":exact" for the
@@ -33,20 +36,25 @@ constexpr int config_w()
   else return Config::low_plane_bytes;
 }
 
+/** Times decode_column<Config>: chars and int64 offsets, or the chars only (`chars_only`: null
+ *  offsets, the paper's bulk decompression and what ANCHORS.md's kernels measure). */
 template <class Config>
-void bench_config(benchmark::State& state, std::string const& column, codec kind)
+void bench_config(benchmark::State& state, std::string const& column, codec kind, bool chars_only = false)
 {
-  auto& p    = fb::get_column(column, kind, config_w<Config>());
-  auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, p.out(), s); });
+  auto& p  = fb::get_column(column, kind, config_w<Config>());
+  auto out = p.out();
+  if (chars_only) out.offsets = nullptr;
+  auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, out, s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
   else if (fb::output_mismatches(p) != 0) state.SkipWithError("decoded output differs from the CPU reference");
   fb::set_decode_counters(state, p, times);
 }
 
-template <int W>
-void bench_paper(benchmark::State& state, std::string const& column, codec kind)
+/** The paper's config with the paper's W rule (resolved when the benchmark runs). */
+void bench_paper(benchmark::State& state, std::string const& column, codec kind, bool chars_only = false)
 {
-  bench_config<fastpair::paper_config<W>>(state, column, kind);
+  if (fb::paper_w(column, kind) == 16) bench_config<fastpair::paper_config<16>>(state, column, kind, chars_only);
+  else bench_config<fastpair::paper_config<8>>(state, column, kind, chars_only);
 }
 
 
@@ -123,14 +131,17 @@ int main(int argc, char** argv)
     for (auto const& cname : fb::env_list("FASTPAIR_BENCH_CODECS", "onpair16,onpair12,fsst12")) {
       codec const kind = fastpair::parse_codec(cname);
       std::string const prefix = column + "/" + cname + "/";
-      benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:auto").c_str(),
-                                   [column, kind](benchmark::State& s) { bench_config<fastpair::auto_config>(s, column, kind); })
-        ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
-      // The paper's config with the paper's W rule (resolved when the benchmark runs).
-      benchmark::RegisterBenchmark(("decode/" + prefix + "cfg:paper").c_str(), [column, kind](benchmark::State& s) {
-        if (fb::paper_w(column, kind) == 16) bench_paper<16>(s, column, kind);
-        else bench_paper<8>(s, column, kind);
-      })->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+      // decode/: chars + int64 offsets (what decode_column does for a dataframe); chars/: the
+      // chars only (null offsets)
+      for (bool const chars_only : {false, true}) {
+        std::string const family = chars_only ? "chars/" : "decode/";
+        benchmark::RegisterBenchmark((family + prefix + "cfg:auto").c_str(), [column, kind, chars_only](benchmark::State& s) {
+          bench_config<fastpair::auto_config>(s, column, kind, chars_only);
+        })->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark((family + prefix + "cfg:paper").c_str(), [column, kind, chars_only](benchmark::State& s) {
+          bench_paper(s, column, kind, chars_only);
+        })->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+      }
       if (sweep)
         for (int w : {8, 16}) register_sweep(sweep_configs{}, "decode/" + prefix, column, kind, w);
       benchmark::RegisterBenchmark(("copy/" + prefix).c_str(),

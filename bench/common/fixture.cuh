@@ -229,6 +229,7 @@ inline void set_decode_counters(benchmark::State& state, prepared const& p, std:
   state.counters["le8"]         = p.share_le8;
   state.counters["ratio"]       = p.ratio;
   state.counters["W"]           = p.dcol.low_plane_bytes();
+  state.counters["row_B"]       = bytes / static_cast<double>(p.dcol.num_rows());  // mean decoded row
 }
 
 /** The device-to-device copy of a column's decoded size, timed like a decode (GBps counters). */

@@ -67,23 +67,24 @@ struct string_column {
 namespace detail {
 /**
  * @brief The checks of a caller's output before a decode writes `rows` rows and `bytes` chars into
- * it: row count, chars capacity, non-null pointers, and no int32 offset overflow.
+ * it: row count, chars capacity, non-null pointers (offsets may be null if `offsets_optional`),
+ * and no int32 offset overflow.
  * `expected` and `size` word the messages ("expected" / "decoded size" for a decode,
  * "the selection" / "selected size" for a selective decode).
  * @throw logic_error naming the failed check.
  */
 template <class OffsetT>
 void check_output(string_column_view<OffsetT> const& out, std::uint64_t rows, std::uint64_t bytes,
-                  char const* expected = "expected", char const* size = "decoded size")
+                  char const* expected = "expected", char const* size = "decoded size", bool offsets_optional = false)
 {
   FASTPAIR_EXPECTS(out.num_rows == rows, "output has " + std::to_string(out.num_rows) + " rows, " + expected +
                                            " " + std::to_string(rows));
   FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
                                                   " < " + size + " " + std::to_string(bytes));
-  FASTPAIR_EXPECTS(out.offsets != nullptr, "output offsets must not be null");
+  FASTPAIR_EXPECTS(offsets_optional || out.offsets != nullptr, "output offsets must not be null");
   FASTPAIR_EXPECTS(bytes == 0 || out.chars != nullptr, "output chars must not be null");
   if constexpr (std::is_same_v<OffsetT, std::int32_t>)
-    FASTPAIR_EXPECTS(bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
+    FASTPAIR_EXPECTS(out.offsets == nullptr || bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()),
                      std::string(size) + " " + std::to_string(bytes) + " overflows int32 offsets: use int64");
 }
 
@@ -116,10 +117,15 @@ struct auto_config {};
  * @code{.pseudo}
  * rows {"ab", "", "cda"} -> out.offsets {0, 2, 2, 5}, out.chars "abcda"
  * @endcode
+ * `out.offsets` may be null: then only the chars are written (the paper's "bulk decompression",
+ * for callers that have the offsets already: device_column::device_row_byte_offsets(), less the
+ * range's first entry). Otherwise a small kernel copies them before the decode: 12 or 16 bytes of
+ * memory traffic per row, which on columns of short rows costs about as much as the decode
+ * itself (docs/DECODER.md, "Row offsets").
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
  * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
- *        int32 offsets would overflow, Config's W does not match the column's, or Config reads
+ *        int32 offsets (if any) would overflow, Config's W does not match the column's, or Config reads
  *        something the column lacks (a length stream, fused codes; register_words_short on a
  *        column with a high plane).
  */
@@ -130,10 +136,11 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   col.check_rows(row_begin, row_end);
   std::uint64_t const n_rows = row_end - row_begin;
   std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
-  detail::check_output(out, n_rows, bytes);
+  detail::check_output(out, n_rows, bytes, "expected", "decoded size", true);
 
-  FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
-                                                out.offsets, stream));
+  if (out.offsets != nullptr)
+    FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
+                                                  out.offsets, stream));
   if (bytes == 0) return;
   std::uint64_t const c0 = col.row_code_offsets()[row_begin];
   std::uint64_t const c1 = col.row_code_offsets()[row_end];

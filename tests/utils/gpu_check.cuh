@@ -52,9 +52,10 @@ class guarded_output {
 
   /**
    * Copies the buffers back (synchronizes `stream`) and REQUIREs offsets and chars equal to
-   * `expect`, and every guard byte and guard offset still poisoned.
+   * `expect`, and every guard byte and guard offset still poisoned. `offsets_written` false: a
+   * decode without offsets (null out.offsets); every offset must still be poisoned.
    */
-  void require_equal(host_strings const& expect, cudaStream_t stream) const
+  void require_equal(host_strings const& expect, cudaStream_t stream, bool offsets_written = true) const
   {
     std::vector<unsigned char> h(raw_.size());
     std::vector<OffsetT> ho(offsets_.size());
@@ -71,7 +72,9 @@ class guarded_output {
       REQUIRE(ho[ho.size() - 1 - i] == guard_offset);
     }
     for (std::size_t i = 0; i < expect.offsets.size(); ++i)
-      if (static_cast<std::uint64_t>(ho[offset_guards_ + i]) != expect.offsets[i])
+      if (!offsets_written) {
+        if (ho[offset_guards_ + i] != guard_offset) FAIL("offset " << i << " written by a decode without offsets");
+      } else if (static_cast<std::uint64_t>(ho[offset_guards_ + i]) != expect.offsets[i])
         FAIL("offset " << i << ": " << ho[offset_guards_ + i] << " != " << expect.offsets[i]);
     for (std::size_t i = 0; i < begin_; ++i)
       if (h[i] != chars_poison_) FAIL("write before the output window at " << i);
@@ -96,14 +99,15 @@ class guarded_output {
 
 /**
  * Decodes rows [r0, r1) of `dcol` with Config (auto_config for the default) into a guarded_output
- * whose chars start `misalign` bytes past a 256-byte boundary, then REQUIREs no error bit set,
- * offsets and chars equal to `expect` (the CPU reference of the same rows) and guard bytes intact.
+ * whose chars start `misalign` bytes past a 256-byte boundary (and whose offsets have 4 guard
+ * entries on each side), then REQUIREs no error bit set, offsets and chars equal to `expect` (the
+ * CPU reference of the same rows) and guard bytes and offsets intact.
  */
 template <class Config, class OffsetT = std::int64_t>
 void check_decode(device_column const& dcol, host_strings const& expect, std::uint64_t r0, std::uint64_t r1,
                   unsigned misalign = 0, cudaStream_t stream = nullptr)
 {
-  guarded_output<OffsetT> out(r1 - r0, expect.chars.size(), misalign, stream);
+  guarded_output<OffsetT> out(r1 - r0, expect.chars.size(), misalign, stream, poison, 0xFF, 4);
   decode_column<Config>(dcol, r0, r1, out.view(), stream);
   REQUIRE(dcol.read_and_clear_errors(stream) == 0);
   out.require_equal(expect, stream);
