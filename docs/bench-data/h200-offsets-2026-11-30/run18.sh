@@ -1,0 +1,21 @@
+#!/bin/bash
+# device run 18: final bench (decode = chars + int64 offsets, chars = chars only; automatic and
+# paper configs, 12 columns x 3 codecs), then scripts/gpu-verify.sh on the final binaries
+cd "$(dirname "$0")/.."
+export FASTPAIR_DATA_DIR=$PWD/.devdata LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu PATH=/usr/local/cuda/bin:$PATH
+tar xzf .devab/pack/devbin.tgz; (cd .devab && tar xzf pack/bench.tgz)
+nvidia-smi --query-gpu=name,driver_version --format=csv > $OUT/smi.txt; date -u >> $OUT/smi.txt
+export FASTPAIR_BENCH_COLUMNS=log_windows,log_spark,log_android,tpch_ps_comment,tpch_l_comment,tpch_l_shipinstruct,tpch_o_clerk,tpch_c_address,urls,en_wiki,zh_text,code_lines
+.devab/bench_final --benchmark_filter='cfg:(auto|paper)/|^copy/' --benchmark_out=$OUT/final.json --benchmark_out_format=json > $OUT/final.txt 2>&1
+unset FASTPAIR_BENCH_COLUMNS
+date -u >> $OUT/smi.txt
+V=/tmp/verify; rm -rf $V; mkdir -p $V
+(while sleep 5; do cp $V/summary.txt $OUT/summary.txt 2>/dev/null; done) &
+loop=$!
+FASTPAIR_VERIFY_LIMIT=400 bash scripts/gpu-verify.sh $V .devbin 8
+rc=$?
+kill $loop
+cp $V/summary.txt $OUT/summary.txt; echo "gpu-verify status=$rc ($SECONDS s)" >> $OUT/summary.txt; date -u >> $OUT/smi.txt
+find $V -type f -size +1M -exec sh -c 'tail -c 400000 "$1" > "$1.tail" && mv "$1.tail" "$1"' _ {} \;
+(cd /tmp && tar czf $OUT/verify.tgz verify)
+cat $OUT/summary.txt
