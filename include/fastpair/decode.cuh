@@ -119,9 +119,10 @@ struct auto_config {};
  * @endcode
  * `out.offsets` may be null: then only the chars are written (the paper's "bulk decompression",
  * for callers that have the offsets already: device_column::device_row_byte_offsets(), less the
- * range's first entry). Otherwise a small kernel copies them before the decode: 12 or 16 bytes of
- * memory traffic per row, which on columns of short rows costs about as much as the decode
- * itself (docs/DECODER.md, "Row offsets").
+ * range's first entry). Otherwise a small kernel writes them before the decode, from the
+ * column's compact row lengths (prepare_options::row_lengths: 1-2 bytes read per row) or else
+ * from its 8-byte row offsets; on columns of short rows that costs a good part of the decode's
+ * time (docs/DECODER.md, "Row offsets").
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
  * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
@@ -138,7 +139,11 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
   detail::check_output(out, n_rows, bytes, "expected", "decoded size", true);
 
-  if (out.offsets != nullptr)
+  if (out.offsets != nullptr && col.row_length_bytes() != 0)
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets(col.device_row_lengths(row_begin), col.row_length_bytes(),
+                                                 col.device_row_byte_offsets() + row_begin, n_rows, out.offsets,
+                                                 stream));
+  else if (out.offsets != nullptr)
     FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
                                                   out.offsets, stream));
   if (bytes == 0) return;

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct prepare_options {
   /// (build_split_stream in planes.hpp), so the short-token emit can decode the column, and the
   /// automatic config decodes that stream. Costs 2 bytes per split code and 68 KiB of planes.
   bool split_stream = true;
+  /// Keep every row's decoded length in 1 byte (all rows of at most 255 bytes) or 2 bytes (of at
+  /// most 65 535), so that decode_column writes the output offsets reading 1-2 bytes per row
+  /// instead of 8 (detail::row_offsets_kernel). Not built where a row is longer.
+  bool row_lengths = true;
 };
 
 /**
@@ -68,8 +73,8 @@ class device_column {
 
   /**
    * @brief An upper estimate of the device memory prepare(col, stream, opt) keeps on the current
-   * device: codes, planes, sidecar, row offsets, and the length stream, fused codes and split
-   * stream where prepare builds them (not counting the allocator's rounding).
+   * device: codes, planes, sidecar, row offsets, and the length stream, fused codes, split
+   * stream and row lengths where prepare builds them (not counting the allocator's rounding).
    */
   static std::uint64_t device_bytes(compressed_column const& col, prepare_options const& opt = {})
   {
@@ -77,6 +82,7 @@ class device_column {
     std::uint64_t bytes   = 2 * n + std::uint64_t{code_space(col.kind)} * 17 + 2 * 256 +  // codes, planes (+ alignment)
                           (col.sidecar_entries() + 2) * 8 + 2 * (rows + 1) * 8 + 4;      // sidecar, row offsets, error
     if (opt.length_stream) bytes += (n + 7) / 8 * 4 + 16;
+    if (opt.row_lengths) bytes += rows * static_cast<std::uint64_t>(row_length_bytes_for(col.row_byte_offsets));
     if (opt.fused_codes && code_space(col.kind) <= 4096) bytes += 2 * n + 16;
     if (opt.split_stream && col.kind == codec::onpair12) {
       auto const h = token_length_histogram(col);
@@ -130,6 +136,7 @@ class device_column {
     d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
     d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream);
     d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream);
+    if (opt.row_lengths) d.upload_row_lengths(stream);
     d.error_   = device_buffer<std::uint32_t>(1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
 
@@ -157,6 +164,26 @@ class device_column {
       d.split_row_code_offsets_ = std::move(s.row_code_offsets);
     }
     return d;
+  }
+
+  /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths): 1 or 2,
+   *  0 if the column has none (turned off, or a row longer than 65 535 bytes). */
+  int row_length_bytes() const noexcept { return row_length_bytes_; }
+  /** @brief Device pointer to row r's compact length (row_length_bytes() bytes each), r >= 0;
+   *  null without row lengths. */
+  void const* device_row_lengths(std::uint64_t r = 0) const noexcept
+  {
+    return row_lengths_.data() ? row_lengths_.data() + r * row_length_bytes_ : nullptr;
+  }
+
+  /** @brief The bytes per row of compact row lengths for these row offsets: 1, 2, or 0 (a row
+   *  longer than 65 535 bytes). */
+  static int row_length_bytes_for(std::vector<std::uint64_t> const& row_byte_offsets) noexcept
+  {
+    std::uint64_t longest = 0;
+    for (std::size_t r = 1; r < row_byte_offsets.size(); ++r)
+      longest = std::max(longest, row_byte_offsets[r] - row_byte_offsets[r - 1]);
+    return longest <= 0xFFu ? 1 : longest <= 0xFFFFu ? 2 : 0;
   }
 
   /** @brief True if the column has the split stream (prepare_options::split_stream). */
@@ -322,6 +349,21 @@ class device_column {
   }
 
  private:
+  /** Uploads the compact row lengths (prepare_options::row_lengths), if every row fits 2 bytes. */
+  void upload_row_lengths(cuda::stream_ref stream)
+  {
+    auto const& off   = row_byte_offsets_host_;
+    row_length_bytes_ = row_length_bytes_for(off);
+    if (row_length_bytes_ == 0 || off.size() < 2) return;
+    std::vector<std::uint8_t> bytes((off.size() - 1) * row_length_bytes_);
+    for (std::size_t r = 0; r + 1 < off.size(); ++r) {
+      auto const len = static_cast<std::uint16_t>(off[r + 1] - off[r]);
+      if (row_length_bytes_ == 1) bytes[r] = static_cast<std::uint8_t>(len);
+      else std::memcpy(&bytes[2 * r], &len, 2);  // little-endian u16, as the kernel reads it
+    }
+    row_lengths_ = detail::upload(bytes, stream);
+  }
+
   /** Calls launch(view<W>()) for the column's W (a kernel launch), then checks the launch. */
   template <class F>
   void launch_on_view(F&& launch) const
@@ -345,6 +387,8 @@ class device_column {
   std::uint8_t const* lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
   device_buffer<std::uint32_t> error_, code_lengths_;
+  device_buffer<std::uint8_t> row_lengths_;  // prepare_options::row_lengths
+  int row_length_bytes_ = 0;
   // the split stream (prepare_options::split_stream)
   device_buffer<std::uint16_t> split_words_;
   device_buffer<std::uint64_t> split_sidecar_;

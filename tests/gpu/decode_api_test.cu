@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -203,43 +204,58 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
 {
   using paper16 = fastpair::paper_config<16>;
   using words16 = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words>;
-  // Many short rows, a few very long rows (more segments than rows), and a mix with 30 % empty
-  // rows, at three strides; whole columns and row ranges; 4 guard offsets on each side
-  // (check_decode) or 2 (chars only).
+  // Many short rows (1-byte row lengths), a few long rows (2-byte), rows of up to 96 KiB (no
+  // compact lengths: the 8-byte offsets are copied), and a mix with 30 % empty rows, at four
+  // strides; each also prepared without row lengths. Whole columns and row ranges; 4 guard
+  // offsets on each side (check_decode) or 2 (chars only).
   struct shape {
     std::uint64_t rows;
     fastpair::testing::code_mix mix;
     std::uint32_t stride;
+    ft::length_mix lens;
   };
-  for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768}, shape{7, {0.0, 0.0, 3000}, 100},
-                         shape{3000, {1.1, 0.3, 20}, 96}}) {
+  std::set<int> seen;
+  for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
+                         shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}}}) {
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
-      auto d          = ft::make_dictionary(kind, 3000, {1, 16}, 21);
-      auto const col  = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);
-      auto const dcol = fastpair::device_column::prepare(col);
-      std::uint64_t const n = col.num_rows();
-      for (auto [r0, r1] : {std::pair<std::uint64_t, std::uint64_t>{0, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 1}}) {
-        auto const expect = fastpair::decode_reference(col, r0, r1);
-        ft::check_decode<fastpair::auto_config, std::int32_t>(dcol, expect, r0, r1, 3);
-        if (dcol.low_plane_bytes() == 16) {
-          ft::check_decode<paper16, std::int32_t>(dcol, expect, r0, r1, 5);
-          ft::check_decode<words16, std::int64_t>(dcol, expect, r0, r1, 1);
+      auto d         = ft::make_dictionary(kind, 3000, sh.lens, 21);
+      auto const col = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);
+      for (bool const lengths : {true, false}) {
+        fastpair::prepare_options opt;
+        opt.row_lengths = lengths;
+        auto const dcol = fastpair::device_column::prepare(col, {}, opt);
+        int const expect_bytes = lengths ? fastpair::device_column::row_length_bytes_for(col.row_byte_offsets) : 0;
+        REQUIRE(dcol.row_length_bytes() == expect_bytes);
+        REQUIRE((dcol.device_row_lengths() != nullptr) == (expect_bytes != 0));
+        seen.insert(expect_bytes);
+        std::uint64_t const n = col.num_rows();
+        for (auto [r0, r1] : {std::pair<std::uint64_t, std::uint64_t>{0, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 1}}) {
+          auto const expect = fastpair::decode_reference(col, r0, r1);
+          ft::check_decode<fastpair::auto_config, std::int32_t>(dcol, expect, r0, r1, 3);
+          if (dcol.low_plane_bytes() == 16) {
+            ft::check_decode<paper16, std::int32_t>(dcol, expect, r0, r1, 5);
+            ft::check_decode<words16, std::int64_t>(dcol, expect, r0, r1, 1);
+          } else {
+            ft::check_decode<fastpair::auto_config, std::int64_t>(dcol, expect, r0, r1, 1);
+          }
+          // chars only: the offsets buffer stays untouched
+          ft::guarded_output<std::int64_t> out(r1 - r0, expect.chars.size(), 7, nullptr, ft::poison, 0xFF, 2);
+          auto v    = out.view();
+          v.offsets = nullptr;
+          fastpair::decode_column(dcol, r0, r1, v);
+          REQUIRE(dcol.read_and_clear_errors() == 0);
+          out.require_equal(expect, nullptr, false);
         }
-        // chars only: the offsets buffer stays untouched
-        ft::guarded_output<std::int64_t> out(r1 - r0, expect.chars.size(), 7, nullptr, ft::poison, 0xFF, 2);
-        auto v    = out.view();
-        v.offsets = nullptr;
-        fastpair::decode_column(dcol, r0, r1, v);
-        REQUIRE(dcol.read_and_clear_errors() == 0);
-        out.require_equal(expect, nullptr, false);
       }
     }
   }
+  REQUIRE(seen == std::set<int>{0, 1, 2});  // every offsets path ran
   // A column of empty rows only: no chars, the offsets on their own (or nothing at all).
   auto const empty = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 10, {1, 4}, 1), 50,
                                        {0.0, 1.0, 4}, 2);
   REQUIRE(empty.decoded_bytes() == 0);
   auto const dempty = fastpair::device_column::prepare(empty);
+  REQUIRE(dempty.row_length_bytes() == 1);
   ft::check_decode<fastpair::auto_config, std::int32_t>(dempty, fastpair::decode_reference(empty), 0, 50);
   fastpair::string_column_view<std::int64_t> none{nullptr, nullptr, 50, 0};
   fastpair::decode_column(dempty, none);

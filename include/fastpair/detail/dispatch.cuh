@@ -91,4 +91,21 @@ cudaError_t launch_copy_offsets(std::uint64_t const* row_byte_offsets, std::uint
   return cudaGetLastError();
 }
 
+/** Writes the offsets of rows [0, n) of a range, n + 1 entries, from their compact lengths
+ *  (`length_bytes` = 1 or 2 bytes per row) and the range's 8-byte row offsets. */
+template <class OffsetT>
+cudaError_t launch_row_offsets(void const* lengths, int length_bytes, std::uint64_t const* row_byte_offsets,
+                               std::uint64_t n, OffsetT* out, cuda::stream_ref stream) noexcept
+{
+  constexpr int T = 256, R = 8;
+  auto const blocks = static_cast<unsigned>((n + 1 + T * R - 1) / (T * R));
+  if (length_bytes == 1)
+    row_offsets_kernel<std::uint8_t, OffsetT, T, R><<<blocks, T, 0, stream.get()>>>(
+      static_cast<std::uint8_t const*>(lengths), row_byte_offsets, n, out);
+  else
+    row_offsets_kernel<std::uint16_t, OffsetT, T, R><<<blocks, T, 0, stream.get()>>>(
+      static_cast<std::uint16_t const*>(lengths), row_byte_offsets, n, out);
+  return cudaGetLastError();
+}
+
 }  // namespace fastpair::detail
