@@ -167,7 +167,7 @@ class device_column {
   }
 
   /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths): 1 or 2,
-   *  0 if the column has none (turned off, or a row longer than 65 535 bytes). */
+   *  0 if the column has none (turned off, no rows, or a row longer than 65 535 bytes). */
   int row_length_bytes() const noexcept { return row_length_bytes_; }
   /** @brief Device pointer to row r's compact length (row_length_bytes() bytes each), r >= 0;
    *  null without row lengths. */
@@ -353,8 +353,8 @@ class device_column {
   void upload_row_lengths(cuda::stream_ref stream)
   {
     auto const& off   = row_byte_offsets_host_;
-    row_length_bytes_ = row_length_bytes_for(off);
-    if (row_length_bytes_ == 0 || off.size() < 2) return;
+    row_length_bytes_ = off.size() < 2 ? 0 : row_length_bytes_for(off);  // no rows: nothing to keep
+    if (row_length_bytes_ == 0) return;
     std::vector<std::uint8_t> bytes((off.size() - 1) * row_length_bytes_);
     for (std::size_t r = 0; r + 1 < off.size(); ++r) {
       auto const len = static_cast<std::uint16_t>(off[r + 1] - off[r]);
