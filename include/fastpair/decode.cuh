@@ -119,10 +119,12 @@ struct auto_config {};
  * @endcode
  * `out.offsets` may be null: then only the chars are written (the paper's "bulk decompression",
  * for callers that have the offsets already: device_column::device_row_byte_offsets(), less the
- * range's first entry). Otherwise a small kernel writes them before the decode, from the
- * column's compact row lengths (prepare_options::row_lengths: 1-2 bytes read per row) or else
- * from its 8-byte row offsets; on columns of short rows that costs a good part of the decode's
- * time (docs/DECODER.md, "Row offsets").
+ * range's first entry). Otherwise a small kernel writes them, from the column's compact row
+ * lengths (prepare_options::row_lengths: 1-2 bytes read per row) or else from its 8-byte row
+ * offsets. It is launched after the decode and on sm_90+ runs beside it (programmatic dependent
+ * launch); work queued after decode_column on `stream` still starts only once both are done. On
+ * columns of short rows the offsets cost a good part of the decode's time (docs/DECODER.md,
+ * "Row offsets").
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
  * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
@@ -139,27 +141,30 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
   detail::check_output(out, n_rows, bytes, "expected", "decoded size", true);
 
+  // The chars first, then the offsets pass, which on sm_90+ runs beside the decode (it needs
+  // nothing from it; launch_offsets_pass).
+  bool decoding = false;
+  if (bytes != 0) {
+    auto* const chars = reinterpret_cast<unsigned char*>(out.chars);
+    if constexpr (std::is_same_v<Config, auto_config>) {
+      FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, chars, stream, &decoding));
+    } else {
+      static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
+      detail::check_config_applies<Config>(col);
+      std::uint64_t const c0 = col.row_code_offsets()[row_begin];
+      std::uint64_t const c1 = col.row_code_offsets()[row_end];
+      std::uint64_t const b0 = col.row_byte_offsets()[row_begin];
+      FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, chars, b0, bytes,
+                                                      stream, &decoding));
+    }
+  }
   if (out.offsets != nullptr && col.row_length_bytes() != 0)
     FASTPAIR_CUDA_TRY(detail::launch_row_offsets(col.device_row_lengths(row_begin), col.row_length_bytes(),
                                                  col.device_row_byte_offsets() + row_begin, n_rows, out.offsets,
-                                                 stream));
+                                                 decoding, stream));
   else if (out.offsets != nullptr)
     FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
-                                                  out.offsets, stream));
-  if (bytes == 0) return;
-  std::uint64_t const c0 = col.row_code_offsets()[row_begin];
-  std::uint64_t const c1 = col.row_code_offsets()[row_end];
-  std::uint64_t const b0 = col.row_byte_offsets()[row_begin];
-  auto* const chars      = reinterpret_cast<unsigned char*>(out.chars);
-
-  if constexpr (std::is_same_v<Config, auto_config>) {
-    FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, chars, stream));
-  } else {
-    static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
-    detail::check_config_applies<Config>(col);
-    FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, chars,
-                                                    b0, bytes, stream));
-  }
+                                                  out.offsets, decoding, stream));
 }
 
 /** @brief Decodes every row of `col` into `out`. @see decode_column(col, row_begin, row_end, out, stream) */

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
 // The decode API beyond config coverage: automatic config, sidecar regeneration, CUDA graph
-// capture, concurrent streams, corrupt device data, bad arguments, and a > 4 GiB output.
+// capture, work queued after a decode, concurrent streams, corrupt device data, bad arguments, and
+// a > 4 GiB output.
 #include "utils/generators.hpp"
 #include "utils/gpu_check.cuh"
 
@@ -103,11 +104,15 @@ TEST_CASE("decode_column is capturable in a CUDA graph", "[gpu][decode]")
     cudaGraphExec_t exec;
     FASTPAIR_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(off.data(), 0xFF, off.size() * sizeof(std::int64_t), s));
     for (int i = 0; i < 3; ++i) FASTPAIR_CUDA_TRY(cudaGraphLaunch(exec, s));
     std::vector<char> h(chars.size());
+    std::vector<std::int64_t> ho(off.size());
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), chars.data(), h.size(), cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(ho.data(), off.data(), ho.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
     FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
     REQUIRE(h == expect.chars);
+    REQUIRE(ho == std::vector<std::int64_t>(expect.offsets.begin(), expect.offsets.end()));
     REQUIRE(dcol.read_and_clear_errors(s) == 0);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
@@ -260,6 +265,46 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
   fastpair::string_column_view<std::int64_t> none{nullptr, nullptr, 50, 0};
   fastpair::decode_column(dempty, none);
   FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+}
+
+TEST_CASE("work queued after decode_column sees its chars and offsets", "[gpu][decode]")
+{
+  // On sm_90 the offsets pass is launched beside the decode (programmatic stream serialization)
+  // and may finish first; whatever follows on the stream must still wait for both. A decode that
+  // takes far longer than its offsets pass (few, long rows; the paper config is the slowest), then
+  // device-to-device copies queued at once on the same stream.
+  auto const col    = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 3000, {8, 16}, 5), 600,
+                                        {0.0, 0.0, 4000}, 6);
+  auto const dcol   = fastpair::device_column::prepare(col);
+  auto const expect = fastpair::decode_reference(col);
+  REQUIRE(dcol.row_length_bytes() == 2);
+  cudaStream_t s;
+  FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  auto run = [&](auto config_tag) {
+    using Config = typename decltype(config_tag)::type;
+    fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, s), off_copy(off.size(), s);
+    fastpair::device_buffer<char> chars(col.decoded_bytes(), s), chars_copy(chars.size(), s);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(off.data(), 0xFF, off.size() * sizeof(std::int64_t), s));
+    fastpair::string_column_view<std::int64_t> out{off.data(), chars.data(), col.num_rows(), chars.size()};
+    fastpair::decode_column<Config>(dcol, out, s);
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(off_copy.data(), off.data(), off.size() * sizeof(std::int64_t),
+                                      cudaMemcpyDeviceToDevice, s));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(chars_copy.data(), chars.data(), chars.size(), cudaMemcpyDeviceToDevice, s));
+    std::vector<char> h(chars.size());
+    std::vector<std::int64_t> ho(off.size());
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), chars_copy.data(), h.size(), cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(
+      cudaMemcpyAsync(ho.data(), off_copy.data(), ho.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    CHECK(dcol.read_and_clear_errors(s) == 0);
+    CHECK(ho == std::vector<std::int64_t>(expect.offsets.begin(), expect.offsets.end()));
+    CHECK(h == expect.chars);
+  };
+  run(std::common_type<fastpair::auto_config>{});
+  run(std::common_type<fastpair::paper_config<16>>{});
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  cudaStreamDestroy(s);
 }
 
 TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu][decode]")

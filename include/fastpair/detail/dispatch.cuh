@@ -51,13 +51,16 @@ cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
 
 /**
  * Launches the decode kernel over the segments that hold codes [c0, c1), writing the decoded
- * positions [window_begin, window_begin + capacity) to out[0, capacity).
+ * positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if given)
+ * says whether a kernel went onto the stream (none for an empty code range).
  */
 template <class Config, int W>
 cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                          std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream) noexcept
+                          std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
+                          bool* launched = nullptr) noexcept
 {
   static_assert(Config::low_plane_bytes == W, "config W must match the column view's W");
+  if (launched != nullptr) *launched = false;
   if (c1 <= c0) return cudaSuccess;
   // Texture gathers need the view's texture objects, streamed lengths its length stream, fused
   // codes its fused code stream; the short-token emit a column without tokens over 8 bytes.
@@ -77,35 +80,65 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
   kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(
     col, s0, s1, out, window_begin, capacity);
-  return cudaGetLastError();
+  cudaError_t const e = cudaGetLastError();
+  if (launched != nullptr) *launched = e == cudaSuccess;
+  return e;
 }
 
-/** Writes out[i] = row_byte_offsets[i] - row_byte_offsets[0] for i < n. */
+/**
+ * Launches an offsets pass (a kernel that ends with wait_for_primary_grid). `beside_decode`: the
+ * decode kernel was the last launch on `stream`; the pass needs nothing from it, so on sm_90+ it
+ * is launched with programmatic stream serialization and fills SMs beside the decode instead of
+ * waiting for it (+0.8 … +6 % with int64 offsets, H200, docs/BENCHMARKS.md "Issue 7: the offsets
+ * pass beside the decode"). Its block 0 waits for the decode before the pass ends, so work after
+ * it on the stream still sees the decode done. Kernel code older than sm_90 (no trigger, no wait)
+ * gets a plain launch.
+ */
+template <class... Params, class... Args>
+cudaError_t launch_offsets_pass(void (*kernel)(Params...), unsigned blocks, unsigned threads, bool beside_decode,
+                                cuda::stream_ref stream, Args... args) noexcept
+{
+  cudaLaunchAttribute attr{};
+  attr.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim  = dim3(blocks);
+  cfg.blockDim = dim3(threads);
+  cfg.stream   = stream.get();
+  cfg.attrs    = &attr;
+  cfg.numAttrs = 0;
+  if (beside_decode) {
+    cudaFuncAttributes fa{};
+    if (cudaError_t e = cudaFuncGetAttributes(&fa, kernel); e != cudaSuccess) return e;
+    if (fa.binaryVersion >= 90) cfg.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
+}
+
+/** Writes out[i] = row_byte_offsets[i] - row_byte_offsets[0] for i < n (launch_offsets_pass). */
 template <class OffsetT>
 cudaError_t launch_copy_offsets(std::uint64_t const* row_byte_offsets, std::uint64_t n, OffsetT* out,
-                                cuda::stream_ref stream) noexcept
+                                bool beside_decode, cuda::stream_ref stream) noexcept
 {
   if (n == 0) return cudaSuccess;
   unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 65535));
-  copy_offsets_kernel<OffsetT><<<blocks, 256, 0, stream.get()>>>(row_byte_offsets, n, out);
-  return cudaGetLastError();
+  return launch_offsets_pass(copy_offsets_kernel<OffsetT>, blocks, 256, beside_decode, stream, row_byte_offsets, n,
+                             out);
 }
 
 /** Writes the offsets of rows [0, n) of a range, n + 1 entries, from their compact lengths
- *  (`length_bytes` = 1 or 2 bytes per row) and the range's 8-byte row offsets. */
+ *  (`length_bytes` = 1 or 2 bytes per row) and the range's 8-byte row offsets (launch_offsets_pass). */
 template <class OffsetT>
 cudaError_t launch_row_offsets(void const* lengths, int length_bytes, std::uint64_t const* row_byte_offsets,
-                               std::uint64_t n, OffsetT* out, cuda::stream_ref stream) noexcept
+                               std::uint64_t n, OffsetT* out, bool beside_decode, cuda::stream_ref stream) noexcept
 {
   constexpr int T = 256, R = 8;
   auto const blocks = static_cast<unsigned>((n + 1 + T * R - 1) / (T * R));
   if (length_bytes == 1)
-    row_offsets_kernel<std::uint8_t, OffsetT, T, R><<<blocks, T, 0, stream.get()>>>(
-      static_cast<std::uint8_t const*>(lengths), row_byte_offsets, n, out);
-  else
-    row_offsets_kernel<std::uint16_t, OffsetT, T, R><<<blocks, T, 0, stream.get()>>>(
-      static_cast<std::uint16_t const*>(lengths), row_byte_offsets, n, out);
-  return cudaGetLastError();
+    return launch_offsets_pass(row_offsets_kernel<std::uint8_t, OffsetT, T, R>, blocks, T, beside_decode, stream,
+                               static_cast<std::uint8_t const*>(lengths), row_byte_offsets, n, out);
+  return launch_offsets_pass(row_offsets_kernel<std::uint16_t, OffsetT, T, R>, blocks, T, beside_decode, stream,
+                             static_cast<std::uint16_t const*>(lengths), row_byte_offsets, n, out);
 }
 
 }  // namespace fastpair::detail

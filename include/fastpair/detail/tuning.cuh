@@ -134,21 +134,22 @@ using split_stream_config = default_config<arch_bucket::sm90, 8, gather_strategy
                                            emit_strategy::register_words_short>::type;
 
 /** Launches the automatic config over rows [row_begin, row_end) of `col` into `out` (which holds
- *  exactly those rows' bytes). */
+ *  exactly those rows' bytes); `launched` as for launch_decode. */
 inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
-                                 unsigned char* out, cuda::stream_ref stream)
+                                 unsigned char* out, cuda::stream_ref stream, bool* launched = nullptr)
 {
   auto const& bo         = col.row_byte_offsets();
   std::uint64_t const b0 = bo[row_begin], bytes = bo[row_end] - bo[row_begin];
   if (uses_split_stream(col)) {
     auto const& so = col.split_row_code_offsets();
-    return launch_decode<split_stream_config>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream);
+    return launch_decode<split_stream_config>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream,
+                                              launched);
   }
   auto const& co = col.row_code_offsets();
   return with_auto_config(col, [&](auto tag) {
     using config = typename decltype(tag)::type;
     return launch_decode<config>(col.view<config::low_plane_bytes>(), co[row_begin], co[row_end], out, b0, bytes,
-                                 stream);
+                                 stream, launched);
   });
 }
 

@@ -12,6 +12,11 @@
  * decodes segments first_segment + g, + g + (number of warps), ... Dynamic shared memory holds one
  * staging buffer + queue per warp (warp_smem<Config>). Measured (H200, 2026-11-29): with one
  * segment per warp, block scheduling dominated short warps (3 batches of 256 codes each).
+ *
+ * The offsets passes are launched right after the decode kernel, which allows them to start
+ * early (allow_dependent_launch, sm_90+): their blocks fill SMs beside the decode's, and their
+ * block 0 waits for the decode before the pass ends (wait_for_primary_grid), so the stream's next
+ * work still finds both outputs written.
  */
 #pragma once
 
@@ -28,6 +33,25 @@
 
 namespace fastpair::detail {
 
+/** Lets the kernel launched next on the stream with programmatic stream serialization (the
+ *  offsets pass of decode_column, launch_offsets_pass) start while this grid still runs. A hint:
+ *  without such a launch, or before sm_90, nothing changes. */
+__device__ __forceinline__ void allow_dependent_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+/** Waits until the grid this one was launched beside (programmatic stream serialization) has
+ *  completed and its writes are visible; returns at once for a plain launch. */
+__device__ __forceinline__ void wait_for_primary_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
 template <class Config, int W>
 FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
   column_view<W> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
@@ -38,6 +62,7 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   unsigned char* const smem = fastpair_smem + warp * warp_smem<Config>::bytes;
   std::uint64_t const warps = std::uint64_t{gridDim.x} * Config::warps_per_block;
   bulk_drain_state bulk;  // drain_strategy::bulk_copy only
+  allow_dependent_launch();  // the offsets pass needs nothing from the decode: it may fill in beside it
   // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
   for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
        seg < end_segment; seg += warps) {
@@ -161,6 +186,7 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_kernel(LenT const* lengths
   for (int r = 0; r < R; ++r) o[r] = static_cast<OffsetT>(base + prefix + before[r]);
   __syncthreads();
   store_t(temp.store).Store(out + first, o, static_cast<int>(min(n + 1 - first, per_block)));
+  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
 }
 
 /** out[i] = row_byte_offsets[i] - row_byte_offsets[0], for i in [0, n). */
@@ -172,6 +198,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void copy_offsets_kernel(std::uint64_t co
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
     out[i] = static_cast<OffsetT>(row_byte_offsets[i] - base);
+  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
 }
 
 }  // namespace fastpair::detail
