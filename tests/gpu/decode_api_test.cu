@@ -90,6 +90,7 @@ TEST_CASE("decode_column is capturable in a CUDA graph", "[gpu][decode]")
   auto const col    = sample_column();
   auto const dcol   = fastpair::device_column::prepare(col);
   auto const expect = fastpair::decode_reference(col);
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream, decoded on others
   cudaStream_t s;
   FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   {  // buffers are freed on `s`, so they must go before the stream
@@ -124,6 +125,7 @@ TEST_CASE("concurrent decodes of row ranges on several streams", "[gpu][decode]"
 {
   auto const col  = sample_column(codec::onpair16, 20000, 9);
   auto const dcol = fastpair::device_column::prepare(col);
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream, decoded on others
   constexpr int parts = 4;
   std::vector<cudaStream_t> streams(parts);
   for (auto& s : streams) FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -278,6 +280,7 @@ TEST_CASE("work queued after decode_column sees its chars and offsets", "[gpu][d
   auto const dcol   = fastpair::device_column::prepare(col);
   auto const expect = fastpair::decode_reference(col);
   REQUIRE(dcol.row_length_bytes() == 2);
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream, decoded on others
   cudaStream_t s;
   FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   auto run = [&](auto config_tag) {
