@@ -100,7 +100,10 @@ class device_column {
    * @brief Validates `col`, builds the planes for W, widens the codes to u16 and uploads
    * everything on `stream`. If the column has no sidecar (or `opt.regenerate_sidecar`), the
    * sidecar is computed on the GPU (per-segment length sums + cub::DeviceScan).
-   * @note Host buffers are copied before return (pageable copies); the upload is stream-ordered.
+   * @note Host buffers are copied before return (pageable copies); the upload and the GPU builds
+   * are ordered on `stream`. To decode on another stream, make it wait for `stream` first (an
+   * event, or a synchronisation): a cudaStreamNonBlocking stream does not wait for the legacy
+   * default stream, which is `stream`'s default.
    * @throw format_error if the column is invalid; logic_error on bad options; cuda_error.
    */
   static device_column prepare(compressed_column const& col, cuda::stream_ref stream = {},
