@@ -89,10 +89,10 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
  * Launches an offsets pass (a kernel that ends with wait_for_primary_grid). `beside_decode`: the
  * decode kernel was the last launch on `stream`; the pass needs nothing from it, so on sm_90+ it
  * is launched with programmatic stream serialization and fills SMs beside the decode instead of
- * waiting for it (+0.8 … +6 % with int64 offsets, H200, docs/BENCHMARKS.md "Issue 7: the offsets
- * pass beside the decode"). Its block 0 waits for the decode before the pass ends, so work after
- * it on the stream still sees the decode done. Kernel code older than sm_90 (no trigger, no wait)
- * gets a plain launch.
+ * waiting for it (+0.5 … +10.8 % with int64 offsets, H200, docs/BENCHMARKS.md "Issue 7: the
+ * offsets pass beside the decode"). Its block 0 waits for the decode before the pass ends, so work
+ * after it on the stream still sees the decode done. Kernel code older than sm_90 (no trigger, no
+ * wait) gets a plain launch; which code the device runs is looked up once per device and kernel.
  */
 template <class... Params, class... Args>
 cudaError_t launch_offsets_pass(void (*kernel)(Params...), unsigned blocks, unsigned threads, bool beside_decode,
@@ -108,9 +108,17 @@ cudaError_t launch_offsets_pass(void (*kernel)(Params...), unsigned blocks, unsi
   cfg.attrs    = &attr;
   cfg.numAttrs = 0;
   if (beside_decode) {
-    cudaFuncAttributes fa{};
-    if (cudaError_t e = cudaFuncGetAttributes(&fa, kernel); e != cudaSuccess) return e;
-    if (fa.binaryVersion >= 90) cfg.numAttrs = 1;
+    static std::atomic<int> sm90_code[64] = {};  // per device: 0 unknown, 1 no, 2 yes
+    int dev = 0;
+    if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
+    int known = dev < 64 ? sm90_code[dev].load(std::memory_order_relaxed) : 0;
+    if (known == 0) {
+      cudaFuncAttributes fa{};
+      if (cudaError_t e = cudaFuncGetAttributes(&fa, kernel); e != cudaSuccess) return e;
+      known = fa.binaryVersion >= 90 ? 2 : 1;
+      if (dev < 64) sm90_code[dev].store(known, std::memory_order_relaxed);
+    }
+    if (known == 2) cfg.numAttrs = 1;
   }
   return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
 }
