@@ -8,17 +8,21 @@
 // a documented exit code (cli/args.hpp: exit_code), never an uncaught exception.
 #include "cli/args.hpp"
 #include "cli/encode_chunked.hpp"
+#include "cli/file_io.hpp"
 #include "cli/gpu.cuh"
 #include "cli/progress.hpp"
 #include "cli/strings_io.hpp"
 
 #include <fastpair/fastpair.cuh>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <new>
 #include <sstream>
@@ -93,17 +97,46 @@ std::pair<std::uint64_t, std::uint64_t> parse_rows(parsed_args const& a, std::ui
   return {b, e};
 }
 
-/** Reads and validates a .fpc file with progress. */
-compressed_column load_fpc(std::string const& path)
+/** A .fpc file as read: the validated column, the file size and its header bytes as stored. */
+struct fpc_file {
+  compressed_column col;
+  std::uint64_t file_bytes = 0;
+  std::array<std::uint8_t, fpc_header_bytes> header{};
+};
+
+/** Reads ('-' = stdin) and validates a .fpc file with progress, like read_fpc() but opening the
+ *  path through cli/file_io.hpp (a directory or unreadable path names the path and the reason).
+ *  @throw format_error prefixed with the path if the file is malformed (exit 3). */
+fpc_file load_fpc(std::string const& path)
 {
-  progress bar("reading and validating " + path, 0);
-  return read_fpc(path);
+  fpc_file r;
+  std::vector<std::uint8_t> bytes = read_file_bytes(path);
+  r.file_bytes = bytes.size();
+  std::copy_n(bytes.begin(), std::min(bytes.size(), r.header.size()), r.header.begin());
+  progress bar("validating " + display_name(path), 0);
+  try {
+    r.col = deserialize(bytes.data(), bytes.size());
+  } catch (format_error const& e) {
+    throw format_error(display_name(path) + ": " + e.what());
+  }
+  return r;
 }
 
-std::uint64_t file_size_of(std::string const& path)
+/** Writes the column as a .fpc file ('-' = stdout) with progress; returns the file size. */
+std::uint64_t save_fpc(std::string const& path, compressed_column const& col)
 {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  return f ? static_cast<std::uint64_t>(f.tellg()) : 0;
+  std::vector<std::uint8_t> const bytes = serialize(col);
+  auto f                                = open_write(path);
+  progress bar("writing " + display_name(path, true), bytes.size());
+  std::size_t const piece = piece_bytes(bytes.size(), std::size_t{16} << 20);
+  for (std::size_t done = 0; done < bytes.size();) {
+    std::size_t const n = std::min(piece, bytes.size() - done);
+    write_all(f.get(), bytes.data() + done, n, path);
+    bar.add(n);
+    done += n;
+  }
+  close_write(f, path);
+  return bytes.size();
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -118,12 +151,13 @@ char const* const compress_about =
   "INPUT is newline-delimited text, one row per line ('-' = stdin; a trailing newline adds no row;\n"
   "\"\\r\" is kept). zstd-compressed input (.zst) is recognised by its magic bytes. Arrow-style input\n"
   "is an offsets file (little-endian int32 or int64, num_rows + 1 entries) and a chars file.\n"
-  "Prints the compression ratio and the time of each step.\n";
+  "Prints the compression ratio and the time of each step (on stderr when -o - writes the .fpc to\n"
+  "stdout).\n";
 
 int cmd_compress(std::vector<std::string> const& argv)
 {
   std::vector<option_spec> specs = {
-    {"output", 'o', "FILE", "the .fpc file to write (required)"},
+    {"output", 'o', "FILE", "the .fpc file to write (required; '-' = stdout)"},
     {"codec", 'c', "NAME", "onpair16 (default), onpair12, fsst12, or auto (smallest file of the three)"},
     {"offsets", 0, "FILE", "Arrow offsets file (with --chars) instead of a text INPUT"},
     {"chars", 0, "FILE", "Arrow chars file (with --offsets)"},
@@ -131,7 +165,7 @@ int cmd_compress(std::vector<std::string> const& argv)
     {"sample-fraction", 0, "F", "OnPair training budget as a fraction of the input, (0, 1] (default 0.15)"},
     {"seed", 0, "N", "seed of the training shuffle (default 42)"},
     {"sidecar-stride", 0, "N", "codes per sidecar entry (default 768)"},
-    {"chunk-bytes", 0, "SIZE", "encode this much text at a time, for progress (default 64M; same output)"},
+    {"chunk-bytes", 0, "SIZE", "encode at most this much text at a time, for progress (default 64M; same output)"},
   };
   add_progress_options(specs);
   parsed_args a("compress", specs, argv);
@@ -142,6 +176,8 @@ int cmd_compress(std::vector<std::string> const& argv)
     throw usage_error("compress: missing INPUT (a text file, '-', or --offsets/--chars)");
   if (!a.has("output")) throw usage_error("compress: missing -o OUTPUT.fpc");
   std::string const output = *a.get("output");
+  if (output == "-" && isatty(STDOUT_FILENO))
+    throw usage_error("compress: -o - would write the binary .fpc to the terminal; redirect stdout or give -o FILE");
 
   std::string const codec_arg = a.get_or("codec", "onpair16");
   bool const auto_codec       = codec_arg == "auto";
@@ -153,8 +189,7 @@ int cmd_compress(std::vector<std::string> const& argv)
   }
   train_options topt;
   if (auto f = a.get("sample-fraction")) {
-    topt.sample_fraction = parse_real(*f, "--sample-fraction", 0.0, 1.0);
-    if (topt.sample_fraction <= 0.0) throw usage_error("--sample-fraction must be in (0, 1], got " + *f);
+    topt.sample_fraction = parse_real(*f, "--sample-fraction", 0.0, 1.0, true);
   }
   if (auto s = a.get("seed")) topt.seed = parse_size(*s, "--seed");
   std::uint32_t stride = default_sidecar_stride;
@@ -162,6 +197,8 @@ int cmd_compress(std::vector<std::string> const& argv)
   std::uint64_t chunk = std::uint64_t{64} << 20;
   if (auto s = a.get("chunk-bytes")) chunk = parse_size(*s, "--chunk-bytes");
   if (chunk == 0) throw usage_error("--chunk-bytes must be positive");
+
+  check_output_path(output);  // a directory or a missing folder fails now, not after the encoding
 
   auto const t_all = clock_type::now();
   std::string input_name;
@@ -206,29 +243,27 @@ int cmd_compress(std::vector<std::string> const& argv)
       }
     }
   }
-  auto const t_w = clock_type::now();
-  {
-    progress bar("writing " + output, 0);
-    write_fpc(output, col);
-  }
-  double const t_write = since(t_w);
-  std::uint64_t const file_bytes = file_size_of(output);
+  auto const t_w                 = clock_type::now();
+  std::uint64_t const file_bytes = save_fpc(output, col);
+  double const t_write           = since(t_w);
   stored_size const st           = column_stored_size(col);
 
-  std::printf("compressed %s -> %s\n", input_name.c_str(), output.c_str());
-  std::printf("  codec        %s (%zu dictionary entries)%s\n", codec_name(col.kind), col.dict.size(),
-              auto_codec ? " chosen by --codec auto" : "");
-  if (auto_codec) std::printf("  auto         stored size with row offsets: %s\n", auto_reason.c_str());
-  std::printf("  rows         %zu\n", rows.num_rows());
-  std::printf("  input        %" PRIu64 " B of strings (%s)\n", in_bytes, human_bytes(static_cast<double>(in_bytes)).c_str());
-  std::printf("  output       %" PRIu64 " B .fpc file (%s)\n", file_bytes, human_bytes(static_cast<double>(file_bytes)).c_str());
-  std::printf("  ratio        %.3f (string bytes / .fpc bytes); %.3f without row offsets and headers "
-              "(string bytes / (dictionary + codes + sidecar))\n",
-              file_bytes ? static_cast<double>(in_bytes) / static_cast<double>(file_bytes) : 0.0,
-              st.paper() ? static_cast<double>(in_bytes) / static_cast<double>(st.paper()) : 0.0);
-  std::printf("  time         %.3f s total: read %.3f s, train %.3f s, encode %.3f s (%.1f MB/s), write %.3f s\n",
-              since(t_all), t_read, t_train, t_encode,
-              t_encode > 0 ? static_cast<double>(in_bytes) / t_encode / 1e6 : 0.0, t_write);
+  // The summary goes to stderr when the .fpc goes to stdout.
+  std::FILE* const info = output == "-" ? stderr : stdout;
+  std::fprintf(info, "compressed %s -> %s\n", input_name.c_str(), display_name(output, true).c_str());
+  std::fprintf(info, "  codec        %s (%zu dictionary entries)%s\n", codec_name(col.kind), col.dict.size(),
+               auto_codec ? " chosen by --codec auto" : "");
+  if (auto_codec) std::fprintf(info, "  auto         stored size with row offsets: %s\n", auto_reason.c_str());
+  std::fprintf(info, "  rows         %zu\n", rows.num_rows());
+  std::fprintf(info, "  input        %" PRIu64 " B of strings (%s)\n", in_bytes, human_bytes(static_cast<double>(in_bytes)).c_str());
+  std::fprintf(info, "  output       %" PRIu64 " B .fpc file (%s)\n", file_bytes, human_bytes(static_cast<double>(file_bytes)).c_str());
+  std::fprintf(info, "  ratio        %.3f (string bytes / .fpc bytes); %.3f without row offsets and headers "
+               "(string bytes / (dictionary + codes + sidecar))\n",
+               file_bytes ? static_cast<double>(in_bytes) / static_cast<double>(file_bytes) : 0.0,
+               st.paper() ? static_cast<double>(in_bytes) / static_cast<double>(st.paper()) : 0.0);
+  std::fprintf(info, "  time         %.3f s total: read %.3f s, train %.3f s, encode %.3f s (%.1f MB/s), write %.3f s\n",
+               since(t_all), t_read, t_train, t_encode,
+               t_encode > 0 ? static_cast<double>(in_bytes) / t_encode / 1e6 : 0.0, t_write);
   return exit_ok;
 }
 
@@ -239,8 +274,9 @@ int cmd_compress(std::vector<std::string> const& argv)
 char const* const decompress_usage =
   "usage: fastpair decompress [options] INPUT.fpc [-o OUTPUT] [--check ORIGINAL]";
 char const* const decompress_about =
-  "Decodes a .fpc file on the GPU (default) or with the CPU reference decoder (--cpu) and writes\n"
-  "the strings back, one row per line (-o FILE, '-' = stdout), or as Arrow offsets + chars files.\n"
+  "Decodes a .fpc file ('-' = stdin) on the GPU (default) or with the CPU reference decoder (--cpu)\n"
+  "and writes the strings back, one row per line (-o FILE, '-' = stdout), or as Arrow offsets +\n"
+  "chars files.\n"
   "--check compares the decoded rows with the original input and fails (exit 4) at the first\n"
   "difference. Without a usable GPU the CPU decoder is used, with a note on stderr, unless --gpu is\n"
   "given (then exit 5).\n";
@@ -288,9 +324,13 @@ int cmd_decompress(std::vector<std::string> const& argv)
   }
   int const device = a.has("device") ? static_cast<int>(parse_int(*a.get("device"), "--device", 0, 1023)) : 0;
 
+  // A directory or a missing folder as an output fails now, not after the decoding.
+  for (char const* o : {"output", "offsets-out", "chars-out"})
+    if (auto p = a.get(o)) check_output_path(*p);
+
   std::string const input = a.positionals[0];
   auto const t_all        = clock_type::now();
-  compressed_column const col = load_fpc(input);
+  compressed_column const col = load_fpc(input).col;
   double const t_read         = since(t_all);
   auto const [r0, r1]         = parse_rows(a, col.num_rows());
 
@@ -318,7 +358,7 @@ int cmd_decompress(std::vector<std::string> const& argv)
     auto const t0 = clock_type::now();
     {
       progress bar("decoding on the CPU", 0);
-      rows = decode_reference(col, r0, r1, false);  // read_fpc validated the column
+      rows = decode_reference(col, r0, r1, false);  // load_fpc validated the column
     }
     double const t = since(t0);
     how = "CPU reference decoder: " + fmt("%.3f s", t) + " (" +
@@ -338,7 +378,8 @@ int cmd_decompress(std::vector<std::string> const& argv)
   }
   // The summary goes to stderr when the rows go to stdout.
   std::FILE* const info = a.get_or("output", "") == "-" ? stderr : stdout;
-  std::fprintf(info, "decompressed %s: rows %" PRIu64 "..%" PRIu64 " (%zu rows, %zu B) on the %s\n", input.c_str(), r0, r1,
+  std::fprintf(info, "decompressed %s: rows %" PRIu64 "..%" PRIu64 " (%zu rows, %zu B) on the %s\n",
+               display_name(input).c_str(), r0, r1,
                rows.num_rows(), rows.chars.size(), use_gpu ? "GPU" : "CPU");
   std::fprintf(info, "  %s\n  total %.3f s (read and validate %.3f s)%s\n", how.c_str(), since(t_all), t_read,
                checked.c_str());
@@ -353,8 +394,9 @@ int cmd_decompress(std::vector<std::string> const& argv)
 char const* const inspect_usage = "usage: fastpair inspect [options] INPUT.fpc";
 char const* const inspect_about =
   "Validates a .fpc file and prints its header, dictionary statistics, the token-length histogram\n"
-  "of the coded stream, the low-plane width W the GPU decoder would choose, stored sizes and the\n"
-  "sidecar overhead.\n";
+  "of the coded stream, the low-plane width W by the paper's rule and by the GPU decoder's automatic\n"
+  "rule for sm_90 and newer (assumed: inspect queries no GPU; older GPUs use the paper's rule), stored\n"
+  "sizes and the sidecar overhead. INPUT.fpc may be '-' (stdin).\n";
 
 std::string json_escape(std::string_view s)
 {
@@ -385,17 +427,15 @@ int cmd_inspect(std::vector<std::string> const& argv)
     throw usage_error("inspect takes exactly one INPUT.fpc, got " + std::to_string(a.positionals.size()));
   std::size_t const top = a.has("top") ? static_cast<std::size_t>(parse_int(*a.get("top"), "--top", 0, 1 << 20)) : 0;
   std::string const path = a.positionals[0];
-  compressed_column const col = load_fpc(path);
+  fpc_file const file            = load_fpc(path);
+  compressed_column const& col    = file.col;
+  std::uint64_t const file_bytes  = file.file_bytes;
+  std::string const name          = display_name(path);
 
-  // Header fields as stored (read_fpc checked every one of them).
-  std::uint8_t hdr[fpc_header_bytes] = {};
-  {
-    std::ifstream f(path, std::ios::binary);
-    f.read(reinterpret_cast<char*>(hdr), sizeof hdr);
-  }
-  std::uint32_t const version = fastpair::detail::load_le32(hdr + 8);
+  // Header fields as stored (deserialize checked every one of them).
+  std::uint8_t const* const hdr = file.header.data();
+  std::uint32_t const version   = fastpair::detail::load_le32(hdr + 8);
   int const flags = hdr[13], w_codes = hdr[14], w_bytes = hdr[15];
-  std::uint64_t const file_bytes = file_size_of(path);
 
   // Dictionary statistics.
   std::size_t const n_tok = col.dict.size();
@@ -414,8 +454,25 @@ int cmd_inspect(std::vector<std::string> const& argv)
   std::size_t unused = 0;
   for (auto u : uses) unused += u == 0;
   length_histogram const h = token_length_histogram(col);
-  int const w              = choose_low_plane_bytes(col.kind, h);
   double const longer8     = share_longer_than(h, 8);
+  // W by the paper's rule, and by the automatic rule of device_column::prepare on sm_90+ (the
+  // arch bucket of the H100/H200, where this project's tuning was measured; inspect queries no GPU).
+  int const w_paper        = choose_low_plane_bytes(col.kind, h);
+  int const w_gpu          = fastpair::detail::auto_low_plane_bytes(col.kind, h, arch_bucket::sm90);
+  bool const split_gpu     = fastpair::detail::auto_split_stream(col.kind, h, arch_bucket::sm90);
+  char const* const paper_why = max_token_length(col.kind) <= 8 ? "FSST-12 tokens are at most 8 B"
+                                : w_paper == 16 ? "more than 60% of the coded tokens are longer than 8 B"
+                                                : "at most 60% of the coded tokens are longer than 8 B";
+  std::string gpu_why;
+  if (col.kind == codec::fsst12) gpu_why = "FSST-12 tokens are at most 8 B";
+  else if (col.kind == codec::onpair12) {
+    gpu_why = "always 16 for OnPair-12";
+    if (split_gpu)
+      gpu_why += "; this column is decoded through its split stream with 8-byte planes, since fewer than 20% of "
+                 "the coded tokens are longer than 8 B";
+  } else if (w_gpu == 8) gpu_why = "OnPair-16, fewer than 14% of the coded tokens are longer than 8 B and the mean token is at least 3 B";
+  else if (longer8 >= 0.14) gpu_why = "OnPair-16, 14% or more of the coded tokens are longer than 8 B";
+  else gpu_why = "OnPair-16, the mean token is shorter than 3 B";
   stored_size const st     = column_stored_size(col);
   std::uint64_t const decoded = col.decoded_bytes();
   std::uint64_t empty_rows = 0;
@@ -434,7 +491,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
 
   if (a.has("json")) {
     std::ostringstream o;
-    o << "{\"file\":\"" << json_escape(path) << "\",\"file_bytes\":" << file_bytes << ",\"version\":" << version
+    o << "{\"file\":\"" << json_escape(name) << "\",\"file_bytes\":" << file_bytes << ",\"version\":" << version
       << ",\"codec\":\"" << codec_name(col.kind) << "\",\"flags\":" << flags << ",\"row_code_offset_width\":" << w_codes
       << ",\"row_byte_offset_width\":" << w_bytes << ",\"rows\":" << col.num_rows() << ",\"empty_rows\":" << empty_rows
       << ",\"codes\":" << col.num_codes << ",\"decoded_bytes\":" << decoded << ",\"dictionary_entries\":" << n_tok
@@ -444,7 +501,8 @@ int cmd_inspect(std::vector<std::string> const& argv)
     o << "],\"token_length_histogram\":[";
     for (int l = 1; l <= 16; ++l) o << (l > 1 ? "," : "") << h[l];
     o << "],\"mean_token_length\":" << mean_token_length(h) << ",\"share_longer_than_8\":" << longer8
-      << ",\"chosen_w\":" << w << ",\"sidecar_stride\":" << col.sidecar_stride
+      << ",\"paper_rule_w\":" << w_paper << ",\"gpu_auto_w\":" << w_gpu << ",\"gpu_auto_arch\":\"sm_90\""
+      << ",\"gpu_auto_split_stream\":" << (split_gpu ? "true" : "false") << ",\"sidecar_stride\":" << col.sidecar_stride
       << ",\"sidecar_entries\":" << (col.sidecar.empty() ? 0 : col.sidecar.size())
       << ",\"stored\":{\"dictionary\":" << st.dictionary << ",\"codes\":" << st.codes << ",\"sidecar\":" << st.sidecar
       << ",\"row_metadata\":" << st.row_metadata << "},\"sidecar_pct_of_stored\":" << pct(st.sidecar, st.paper())
@@ -462,7 +520,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
     return exit_ok;
   }
 
-  std::printf("file               %s (%" PRIu64 " B)\n", path.c_str(), file_bytes);
+  std::printf("file               %s (%" PRIu64 " B)\n", name.c_str(), file_bytes);
   std::printf("header\n");
   std::printf("  format           .fpc version %u, codec %s (%d-bit codes), flags 0x%02x (sidecar %s)\n", version,
               codec_name(col.kind), code_bits(col.kind), flags, (flags & fpc_flag_sidecar) ? "present" : "absent");
@@ -488,10 +546,9 @@ int cmd_inspect(std::vector<std::string> const& argv)
     std::printf("  %2d B %12" PRIu64 " %6.2f%%  %s\n", l, h[l], pct(h[l], col.num_codes), std::string(static_cast<std::size_t>(bar), '#').c_str());
   }
   std::printf("  mean token       %.3f B; %.2f%% of codes are longer than 8 B\n", mean_token_length(h), 100.0 * longer8);
-  std::printf("  chosen W         %d (%s)\n", w,
-              max_token_length(col.kind) <= 8 ? "FSST-12 tokens are at most 8 B"
-              : w == 16                       ? "more than 60% of the coded tokens are longer than 8 B"
-                                              : "at most 60% of the coded tokens are longer than 8 B");
+  std::printf("  chosen W, paper's rule     %2d (fastpair::choose_low_plane_bytes: %s)\n", w_paper, paper_why);
+  std::printf("  chosen W, GPU auto, sm_90  %2d (detail::auto_low_plane_bytes for sm_90 and newer, assumed, not "
+              "queried: %s)\n", w_gpu, gpu_why.c_str());
   std::printf("stored size\n");
   std::printf("  dictionary       %12" PRIu64 " B (token bytes + one length byte per entry)\n", st.dictionary);
   std::printf("  codes            %12" PRIu64 " B\n", st.codes);
@@ -561,7 +618,7 @@ int cmd_bench(std::vector<std::string> const& argv)
   if (count == 0) throw no_gpu_error("fastpair bench needs a CUDA GPU, and none is usable (" + why + ")");
   select_device(device, count);
   std::string const path       = a.positionals[0];
-  compressed_column const col  = load_fpc(path);
+  compressed_column const col  = load_fpc(path).col;
   bench_result const r         = run_benchmark(col, o);
   double const bytes           = static_cast<double>(r.decoded_bytes);
   double const dmin = min_of(r.decode_s), dmed = median_of(r.decode_s);
@@ -627,7 +684,7 @@ char const* const top_usage =
   "subcommands:\n"
   "  compress    text or Arrow offsets + chars -> .fpc (prints ratio and time)\n"
   "  decompress  .fpc -> text or Arrow files, on the GPU (default) or the CPU (--cpu); --check\n"
-  "  inspect     header, dictionary statistics, token-length histogram, chosen W, sidecar overhead\n"
+  "  inspect     header, dictionary statistics, token-length histogram, W (paper's and GPU rule), sidecar\n"
   "  bench       GPU decode GB/s (min and median) beside a device-to-device copy\n"
   "  devices     list the CUDA devices\n"
   "\n"
@@ -677,7 +734,7 @@ int main(int argc, char** argv)
 {
   using namespace fastpair::cli;
   auto fail = [](int code, char const* kind, char const* what) {
-    // Library messages start with "fastpair: " (and read_fpc puts the path before it): print the
+    // Library messages start with "fastpair: " (and load_fpc puts the path before it): print the
     // prefix once.
     std::string msg = what;
     for (std::size_t p; (p = msg.find("fastpair: ")) != std::string::npos;) msg.erase(p, 10);

@@ -7,7 +7,9 @@
 #     input (empty rows, UTF-8, "\r", long rows), on Arrow files, on stdin and on .zst input, and
 #     on ../shared/data columns when that folder is present;
 #   - chunked encoding gives a byte-identical .fpc;
-#   - malformed files and bad arguments give the documented message and exit code (docs/CLI.md).
+#   - malformed files and bad arguments give the documented message and exit code (docs/CLI.md);
+#   - path errors (a directory given as a file, an unwritable output) name the path and the errno
+#     text; compress -o - writes stdout; progress lines at each 10 % step with --progress.
 # Usage: cli_test.sh FASTPAIR_BINARY WORK_DIR [DATA_DIR]
 set -u
 bin=${1:?usage: cli_test.sh FASTPAIR_BINARY WORK_DIR [DATA_DIR]}
@@ -41,6 +43,25 @@ expect() {
   fi
   ok "$name"
 }
+# expect_err NAME RC LINE CMD...: runs CMD, requires exit code RC and LINE as a whole line of its
+# stderr (exact text, not a pattern).
+expect_err() {
+  local name=$1 want=$2 line=$3
+  shift 3
+  "$@" > out.log 2> err.log
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    bad "$name: exit $rc, expected $want"
+    sed 's/^/      /' err.log | head -5
+    return
+  fi
+  if ! grep -Fxq -- "$line" err.log; then
+    bad "$name: stderr lacks the line: $line"
+    sed 's/^/      /' err.log | head -5
+    return
+  fi
+  ok "$name"
+}
 same() {  # same NAME FILE1 FILE2
   if cmp -s "$2" "$3"; then ok "$1"; else bad "$1: $2 and $3 differ"; fi
 }
@@ -68,12 +89,21 @@ expect "--version" 0 "^fastpair [0-9]+\.[0-9]+\.[0-9]+" "$bin" --version
 
 for codec in onpair16 onpair12 fsst12 auto; do
   expect "compress $codec" 0 "ratio" "$bin" compress gen.txt -o "gen_$codec.fpc" --codec "$codec"
-  expect "inspect $codec" 0 "chosen W +(8|16)" "$bin" inspect "gen_$codec.fpc" --top 3
-  expect "inspect --json $codec" 0 "\"chosen_w\":(8|16)" "$bin" inspect "gen_$codec.fpc" --json
+  expect "inspect $codec" 0 "chosen W, paper's rule +(8|16) \(fastpair::choose_low_plane_bytes: " "$bin" inspect "gen_$codec.fpc" --top 3
+  expect "inspect $codec: the GPU's rule, named" 0 "chosen W, GPU auto, sm_90 +(8|16) \(detail::auto_low_plane_bytes for sm_90 and newer" "$bin" inspect "gen_$codec.fpc"
+  expect "inspect --json $codec" 0 "\"paper_rule_w\":(8|16),\"gpu_auto_w\":(8|16),\"gpu_auto_arch\":\"sm_90\",\"gpu_auto_split_stream\":(true|false)," "$bin" inspect "gen_$codec.fpc" --json
   expect "decompress --cpu --check $codec" 0 "check OK" "$bin" decompress "gen_$codec.fpc" --cpu -o "gen_$codec.out" --check gen.txt
   same "decompressed text equals the input ($codec)" gen.txt "gen_$codec.out"
 done
 grep -q "\"rows\":$rows," < <("$bin" inspect gen_onpair16.fpc --json) && ok "inspect reports $rows rows" || bad "inspect row count"
+# The two W rules differ: short tokens (mean under 3 B) are W = 8 by the paper's rule, 16 on sm_90.
+seq 1 1000 > digits.txt
+expect "compress short tokens" 0 "" "$bin" compress digits.txt -o digits.fpc
+expect "inspect: paper's rule W = 8 for short tokens" 0 "chosen W, paper's rule +8 \(" "$bin" inspect digits.fpc
+expect "inspect: GPU rule W = 16 for short tokens" 0 "chosen W, GPU auto, sm_90 +16 \(.*mean token is shorter than 3 B" "$bin" inspect digits.fpc
+expect "inspect --json: both W" 0 "\"paper_rule_w\":8,\"gpu_auto_w\":16," "$bin" inspect digits.fpc --json
+expect "inspect: FSST-12 is W = 8 by both rules" 0 "chosen W, GPU auto, sm_90 +8 \(.*FSST-12" "$bin" inspect gen_fsst12.fpc
+expect "inspect: OnPair-12 is W = 16 on sm_90" 0 "chosen W, GPU auto, sm_90 +16 \(.*always 16 for OnPair-12" "$bin" inspect gen_onpair12.fpc
 
 for codec in onpair16 onpair12 fsst12; do
   expect "compress $codec in 4 KiB chunks" 0 "" "$bin" compress gen.txt -o "chunk_$codec.fpc" --codec "$codec" --chunk-bytes 4K
@@ -82,6 +112,16 @@ done
 
 expect "compress from stdin" 0 "" sh -c "\"$bin\" compress - -o stdin.fpc < gen.txt"
 same "stdin input gives the same .fpc" gen_onpair16.fpc stdin.fpc
+
+# '-' as the .fpc output is stdout (the summary then goes to stderr), and as the .fpc input stdin.
+rm -f ./-
+"$bin" compress gen.txt -o - > stdout.fpc 2> err.log && ok "compress -o - exits 0" || bad "compress -o - failed"
+same "compress -o - writes the .fpc to stdout" gen_onpair16.fpc stdout.fpc
+[ ! -e ./- ] && ok "compress -o - creates no file named '-'" || bad "compress -o - wrote a file named '-'"
+grep -q "^compressed gen.txt -> stdout$" err.log && ok "compress -o - prints its summary on stderr" || bad "compress -o - summary not on stderr"
+"$bin" compress gen.txt -o - 2> /dev/null | "$bin" decompress - --cpu -o - 2> /dev/null > pipe.txt
+same "compress -o - | decompress - -o - round trip" gen.txt pipe.txt
+expect "inspect - reads stdin" 0 "^file +stdin \([0-9]+ B\)" sh -c "\"$bin\" inspect - < gen_onpair16.fpc"
 if command -v zstd > /dev/null; then
   zstd -q -f gen.txt -o gen.txt.zst
   expect "compress .zst input" 0 "" "$bin" compress gen.txt.zst -o zst.fpc
@@ -168,7 +208,8 @@ expect "missing input (2)" 2 "missing INPUT" "$bin" compress -o x.fpc
 expect "unknown codec (2)" 2 "unknown codec 'zstd'" "$bin" compress gen.txt -o x.fpc --codec zstd
 expect "option without its value (2)" 2 "needs a value" "$bin" compress gen.txt -o
 expect "bad number (2)" 2 "--sidecar-stride: expected an integer" "$bin" compress gen.txt -o x.fpc --sidecar-stride many
-expect "bad --sample-fraction (2)" 2 "sample-fraction" "$bin" compress gen.txt -o x.fpc --sample-fraction 0
+expect_err "--sample-fraction 0 (2)" 2 "fastpair: error: --sample-fraction: 0 is out of range (0, 1]" "$bin" compress gen.txt -o x.fpc --sample-fraction 0
+expect_err "--sample-fraction 2 (2)" 2 "fastpair: error: --sample-fraction: 2 is out of range (0, 1]" "$bin" compress gen.txt -o x.fpc --sample-fraction 2
 expect "half of an Arrow pair (2)" 2 "needs both --offsets and --chars" "$bin" compress --offsets off64.bin -o x.fpc
 expect "decompress with nothing to do (2)" 2 "nothing to do" "$bin" decompress gen_onpair16.fpc
 expect "--rows out of range (2)" 2 "outside the column" "$bin" decompress gen_onpair16.fpc --cpu --rows 5:999999999 -o x.txt
@@ -178,7 +219,52 @@ expect "two inputs (2)" 2 "exactly one" "$bin" inspect gen_onpair16.fpc gen_onpa
 expect "bench --runs 0 (2)" 2 "--runs: 0 is out of range" "$bin" bench --runs 0 gen_onpair16.fpc
 expect "missing input file (1)" 1 "cannot open 'missing.txt'" "$bin" compress missing.txt -o x.fpc
 expect "missing .fpc file (1)" 1 "cannot open 'missing.fpc'" "$bin" inspect missing.fpc
-expect "unwritable output (1)" 1 "cannot open .* for writing" "$bin" compress gen.txt -o /nonexistent-dir/x.fpc
+expect_err "unwritable output (1)" 1 "fastpair: error: cannot open '/nonexistent-dir/x.fpc' for writing: No such file or directory" "$bin" compress gen.txt -o /nonexistent-dir/x.fpc
+
+# ---- paths that are not files (exit 1, the path and the errno text) ------------------------------
+mkdir -p dir.fpc
+isdir_r="fastpair: error: cannot open 'dir.fpc' for reading: Is a directory"
+isdir_w="fastpair: error: cannot open 'dir.fpc' for writing: Is a directory"
+expect_err "inspect a directory (1)" 1 "$isdir_r" "$bin" inspect dir.fpc
+expect_err "decompress a directory (1)" 1 "$isdir_r" "$bin" decompress dir.fpc --cpu -o x.txt
+expect_err "compress a directory (1)" 1 "$isdir_r" "$bin" compress dir.fpc -o x.fpc
+expect_err "Arrow input that is a directory (1)" 1 "$isdir_r" "$bin" compress --offsets dir.fpc --chars c3.bin -o x.fpc
+expect_err "--check a directory (1)" 1 "$isdir_r" "$bin" decompress gen_onpair16.fpc --cpu --check dir.fpc
+expect_err "--check-offsets a directory (1)" 1 "$isdir_r" "$bin" decompress arrow32.fpc --cpu --check-offsets dir.fpc --check-chars chars32.bin
+expect_err "stdin that is a directory (1)" 1 "fastpair: error: cannot open 'stdin' for reading: Is a directory" sh -c "\"$bin\" compress - -o x.fpc < dir.fpc"
+expect_err "compress -o a directory (1)" 1 "$isdir_w" "$bin" compress gen.txt -o dir.fpc
+expect_err "decompress -o a directory (1)" 1 "$isdir_w" "$bin" decompress gen_onpair16.fpc --cpu -o dir.fpc
+expect_err "decompress --chars-out a directory (1)" 1 "$isdir_w" "$bin" decompress gen_onpair16.fpc --cpu --offsets-out o.bin --chars-out dir.fpc
+expect_err "output under a missing folder (1)" 1 "fastpair: error: cannot open 'no-such-dir/x.txt' for writing: No such file or directory" "$bin" decompress gen_onpair16.fpc --cpu -o no-such-dir/x.txt
+expect_err "output under a file (1)" 1 "fastpair: error: cannot open 'gen.txt/x.fpc' for writing: Not a directory" "$bin" compress gen.txt -o gen.txt/x.fpc
+expect_err "input under a file (1)" 1 "fastpair: error: cannot open 'gen.txt/x.fpc' for reading: Not a directory" "$bin" inspect gen.txt/x.fpc
+if [ -d /proc/self ]; then
+  expect_err "output that cannot be created (/proc) (1)" 1 "fastpair: error: cannot open '/proc/x.fpc' for writing: No such file or directory" "$bin" compress gen.txt -o /proc/x.fpc
+fi
+if [ -w /dev/full ]; then
+  expect_err "write error, disk full (1)" 1 "fastpair: error: error writing '/dev/full': No space left on device" "$bin" decompress gen_onpair16.fpc --cpu -o /dev/full
+fi
+[ -d dir.fpc ] && [ -z "$(ls -A dir.fpc)" ] && ok "the directory is left as it was" || bad "dir.fpc changed"
+
+# ---- progress (stderr, with --progress when stderr is not a terminal) ------------------------------
+# FASTPAIR_PROGRESS_DELAY=0 shows progress at once instead of after 0.5 s. With a known total
+# (reading, encoding, writing) one line is printed first and then one line at each 10 % step.
+FASTPAIR_PROGRESS_DELAY=0 "$bin" compress gen.txt -o prog.fpc --chunk-bytes 4K --progress > /dev/null 2> prog.log
+same "progress does not change the output" gen_onpair16.fpc prog.fpc
+for label in "reading gen.txt" "encoding with onpair16"; do
+  missing=""
+  for p in 10 20 30 40 50 60 70 80 90 100; do
+    grep -Eq "^$label +$p%  " prog.log || missing="$missing $p%"
+  done
+  [ -z "$missing" ] && ok "progress of '$label' shows each 10 % step" || bad "progress of '$label' lacks$missing"
+  n=$(grep -Ec "^$label +[0-9]+%  " prog.log)
+  [ "$n" -le 11 ] && ok "progress of '$label': $n lines (one per 10 % step and a first one)" || bad "progress of '$label': $n lines"
+  grep -q "^$label: done in " prog.log && ok "progress of '$label' ends with its time" || bad "progress of '$label' has no end line"
+done
+FASTPAIR_PROGRESS_DELAY=0 "$bin" compress gen.txt -o prog.fpc > /dev/null 2> prog.log
+[ ! -s prog.log ] && ok "no progress on a non-terminal without --progress" || bad "progress printed without --progress"
+FASTPAIR_PROGRESS_DELAY=0 "$bin" compress gen.txt -o prog.fpc --progress -q > /dev/null 2> prog.log
+[ ! -s prog.log ] && ok "-q turns progress off" || bad "progress printed with -q"
 
 # ---- GPU paths -------------------------------------------------------------------------------------
 if "$bin" devices > devices.log 2>&1; then

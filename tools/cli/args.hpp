@@ -203,8 +203,9 @@ inline std::int64_t parse_int(std::string const& s, std::string const& what, std
   return v;
 }
 
-/** Parses a real number within [lo, hi]. @throw usage_error naming `what`. */
-inline double parse_real(std::string const& s, std::string const& what, double lo, double hi)
+/** Parses a real number within [lo, hi], or (lo, hi] with `lo_open`. @throw usage_error naming
+ *  `what` and the range. */
+inline double parse_real(std::string const& s, std::string const& what, double lo, double hi, bool lo_open = false)
 {
   std::size_t pos = 0;
   double v        = 0;
@@ -214,9 +215,9 @@ inline double parse_real(std::string const& s, std::string const& what, double l
     throw usage_error(what + ": expected a number, got '" + s + "'");
   }
   if (pos != s.size()) throw usage_error(what + ": expected a number, got '" + s + "'");
-  if (!(v >= lo && v <= hi)) {
+  if (!((lo_open ? v > lo : v >= lo) && v <= hi)) {
     char range[64];
-    std::snprintf(range, sizeof range, "[%g, %g]", lo, hi);
+    std::snprintf(range, sizeof range, "%c%g, %g]", lo_open ? '(' : '[', lo, hi);
     throw usage_error(what + ": " + s + " is out of range " + range);
   }
   return v;

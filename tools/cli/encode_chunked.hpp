@@ -44,8 +44,10 @@ class code_appender {
 };
 
 /**
- * @brief encode(rows, kind, dict, stride), done `chunk_bytes` of text at a time with progress.
- * The result is identical to one encode() call.
+ * @brief encode(rows, kind, dict, stride) with progress: text of more than `chunk_bytes` is
+ * encoded in row chunks of at most `chunk_bytes` and at most a tenth of the text (so that progress
+ * shows each 10 % step); text that fits one chunk in one encode() call (chunking costs some time
+ * for re-packing the codes). The result is identical to one encode() call.
  */
 inline compressed_column encode_chunked(strings_view rows, codec kind, dictionary const& dict, std::uint32_t stride,
                                         std::uint64_t chunk_bytes, progress& bar)
@@ -56,6 +58,7 @@ inline compressed_column encode_chunked(strings_view rows, codec kind, dictionar
     bar.set(total);
     return c;
   }
+  chunk_bytes = std::min<std::uint64_t>(chunk_bytes, total / 10 + (total % 10 != 0));
   encoder const enc(kind, dict);  // the dictionary is validated and its tables built once
   std::vector<std::uint32_t> len(dict.size());
   for (std::size_t i = 0; i < len.size(); ++i) len[i] = dict.length(i);

@@ -5,16 +5,20 @@
 //    optionally zstd-compressed (detected by the zstd frame magic), '-' = stdin;
 //  - Arrow-style offsets + chars files: little-endian int32 or int64 offsets (n+1 entries,
 //    monotone, offsets[0] may be > 0 as for a sliced Arrow array) and the chars buffer;
+//  - the raw bytes of a file (.fpc input);
 //  - row-by-row comparison for --check.
+// Every path is opened through file_io.hpp (errors name the path and the errno text).
 #pragma once
 
 #include "args.hpp"
+#include "file_io.hpp"
 #include "progress.hpp"
 
 #include <fastpair/format.hpp>
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -25,50 +29,6 @@
 
 namespace fastpair::cli {
 
-namespace detail {
-
-struct file_closer {
-  void operator()(std::FILE* f) const noexcept
-  {
-    if (f && f != stdin && f != stdout) std::fclose(f);
-  }
-};
-using file_ptr = std::unique_ptr<std::FILE, file_closer>;
-
-inline file_ptr open_read(std::string const& path)
-{
-  if (path == "-") return file_ptr(stdin);
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw std::runtime_error("cannot open '" + path + "' for reading: " + std::strerror(errno));
-  return file_ptr(f);
-}
-
-inline file_ptr open_write(std::string const& path)
-{
-  if (path == "-") return file_ptr(stdout);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
-  return file_ptr(f);
-}
-
-/** Size of a regular file, 0 when unknown (stdin, pipes). */
-inline std::uint64_t file_size(std::FILE* f)
-{
-  if (f == stdin) return 0;
-  long const here = std::ftell(f);
-  if (here < 0 || std::fseek(f, 0, SEEK_END) != 0) return 0;
-  long const end = std::ftell(f);
-  std::fseek(f, here, SEEK_SET);
-  return end > 0 ? static_cast<std::uint64_t>(end) : 0;
-}
-
-inline void write_all(std::FILE* f, void const* data, std::size_t n, std::string const& path)
-{
-  if (n && std::fwrite(data, 1, n, f) != n)
-    throw std::runtime_error("error writing '" + path + "': " + std::strerror(errno));
-}
-
-}  // namespace detail
 
 /**
  * @brief Reads a whole file ('-' = stdin); a zstd-compressed file is decompressed on the fly.
@@ -76,11 +36,11 @@ inline void write_all(std::FILE* f, void const* data, std::size_t n, std::string
  */
 inline std::string read_input_file(std::string const& path)
 {
-  auto f                    = detail::open_read(path);
-  std::uint64_t const total = detail::file_size(f.get());
-  progress bar("reading " + (path == "-" ? std::string("stdin") : path), total);
+  std::uint64_t total = 0;
+  auto f              = open_read(path, &total);
+  progress bar("reading " + display_name(path), total);
   std::string out;
-  std::vector<char> buf(std::size_t{16} << 20);
+  std::vector<char> buf(piece_bytes(total, std::size_t{16} << 20));
   std::size_t got = std::fread(buf.data(), 1, buf.size(), f.get());
   bool const zstd = got >= 4 && static_cast<unsigned char>(buf[0]) == 0x28 && static_cast<unsigned char>(buf[1]) == 0xB5 &&
                     static_cast<unsigned char>(buf[2]) == 0x2F && static_cast<unsigned char>(buf[3]) == 0xFD;
@@ -113,7 +73,28 @@ inline std::string read_input_file(std::string const& path)
     // complete stream ends with every input byte consumed and a last return value of 0.
     if (last_rc != 0) throw input_error("'" + path + "': truncated zstd stream");
   }
-  if (std::ferror(f.get())) throw std::runtime_error("error reading '" + path + "': " + std::strerror(errno));
+  if (std::ferror(f.get())) throw_io_error("error reading", display_name(path), errno ? errno : EIO);
+  return out;
+}
+
+/** Reads the bytes of a file ('-' = stdin) as they are, with progress for large files. */
+inline std::vector<std::uint8_t> read_file_bytes(std::string const& path)
+{
+  std::uint64_t total = 0;
+  auto f              = open_read(path, &total);
+  progress bar("reading " + display_name(path), total);
+  std::vector<std::uint8_t> out;
+  std::size_t const piece = piece_bytes(total, std::size_t{16} << 20);
+  if (total) out.reserve(total);
+  for (;;) {
+    std::size_t const old = out.size();
+    out.resize(old + piece);
+    std::size_t const got = std::fread(out.data() + old, 1, piece, f.get());
+    out.resize(old + got);
+    bar.add(got);
+    if (got < piece) break;
+  }
+  if (std::ferror(f.get())) throw_io_error("error reading", display_name(path), errno ? errno : EIO);
   return out;
 }
 
@@ -234,28 +215,30 @@ inline void write_lines(std::string const& path, strings_view rows)
                         "with --offsets-out/--chars-out instead");
     }
   }
-  auto f = detail::open_write(path);
-  progress bar("writing " + (path == "-" ? std::string("stdout") : path), rows.total_bytes() + rows.num_rows);
+  auto f                    = open_write(path);
+  std::uint64_t const total = rows.total_bytes() + rows.num_rows;
+  progress bar("writing " + display_name(path, true), total);
   std::vector<char> buf;
-  buf.reserve(std::size_t{8} << 20);
+  buf.reserve(piece_bytes(total, std::size_t{8} << 20));
   for (std::size_t r = 0; r < rows.num_rows; ++r) {
     std::string_view const s = rows.row(r);
     if (buf.size() + s.size() + 1 > buf.capacity() && !buf.empty()) {
-      detail::write_all(f.get(), buf.data(), buf.size(), path);
+      write_all(f.get(), buf.data(), buf.size(), path);
       bar.add(buf.size());
       buf.clear();
     }
     if (s.size() + 1 > buf.capacity()) {
-      detail::write_all(f.get(), s.data(), s.size(), path);
-      detail::write_all(f.get(), "\n", 1, path);
+      write_all(f.get(), s.data(), s.size(), path);
+      write_all(f.get(), "\n", 1, path);
       bar.add(s.size() + 1);
       continue;
     }
     buf.insert(buf.end(), s.begin(), s.end());
     buf.push_back('\n');
   }
-  detail::write_all(f.get(), buf.data(), buf.size(), path);
-  if (std::fflush(f.get()) != 0) throw std::runtime_error("error writing '" + path + "': " + std::strerror(errno));
+  write_all(f.get(), buf.data(), buf.size(), path);
+  bar.add(buf.size());
+  close_write(f, path);
 }
 
 /** @brief Writes rows as Arrow offsets (int32 or int64, little-endian) and chars files. */
@@ -267,7 +250,7 @@ inline void write_arrow(std::string const& offsets_path, std::string const& char
     throw usage_error("the decoded column has " + std::to_string(total) +
                       " bytes, too many for int32 offsets: use --offset-bits 64");
   {
-    auto f = detail::open_write(offsets_path);
+    auto f = open_write(offsets_path);
     std::vector<char> buf;
     buf.reserve((rows.num_rows + 1) * (bits / 8));
     for (std::size_t r = 0; r <= rows.num_rows; ++r) {
@@ -280,13 +263,19 @@ inline void write_arrow(std::string const& offsets_path, std::string const& char
         buf.insert(buf.end(), reinterpret_cast<char const*>(&x), reinterpret_cast<char const*>(&x) + 8);
       }
     }
-    detail::write_all(f.get(), buf.data(), buf.size(), offsets_path);
-    if (std::fflush(f.get()) != 0) throw std::runtime_error("error writing '" + offsets_path + "'");
+    write_all(f.get(), buf.data(), buf.size(), offsets_path);
+    close_write(f, offsets_path);
   }
-  auto f = detail::open_write(chars_path);
-  progress bar("writing " + chars_path, total);
-  detail::write_all(f.get(), rows.num_rows ? rows.chars + base : nullptr, total, chars_path);
-  if (std::fflush(f.get()) != 0) throw std::runtime_error("error writing '" + chars_path + "'");
+  auto f = open_write(chars_path);
+  progress bar("writing " + display_name(chars_path, true), total);
+  std::size_t const piece = piece_bytes(total, std::size_t{16} << 20);
+  for (std::uint64_t done = 0; done < total;) {
+    std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, total - done));
+    write_all(f.get(), rows.chars + base + done, n, chars_path);
+    bar.add(n);
+    done += n;
+  }
+  close_write(f, chars_path);
 }
 
 /** Printable, shortened form of a row for messages. */
