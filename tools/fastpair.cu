@@ -110,11 +110,36 @@ struct fpc_file {
 fpc_file load_fpc(std::string const& path)
 {
   fpc_file r;
-  std::vector<std::uint8_t> bytes = read_file_bytes(path);
-  r.file_bytes = bytes.size();
-  std::copy_n(bytes.begin(), std::min(bytes.size(), r.header.size()), r.header.begin());
-  progress bar("validating " + display_name(path), 0);
   try {
+    // The header first, and the file's size against its counts, before reading (and allocating
+    // for) the rest, as read_fpc() does: a large file that is no .fpc costs 80 bytes of reading.
+    std::uint64_t total = 0;
+    auto f              = open_read(path, &total);
+    std::vector<std::uint8_t> bytes(fpc_header_bytes);
+    bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f.get()));
+    if (bytes.size() == fpc_header_bytes) {
+      fpc_header const h = parse_fpc_header(bytes.data());
+      if (total != 0 && (total < h.min_file_bytes || total > h.max_file_bytes))
+        throw format_error("fastpair: invalid .fpc: file size: " + std::to_string(total) + " bytes; the header's counts need " +
+                           std::to_string(h.min_file_bytes) + ".." + std::to_string(h.max_file_bytes));
+      // From a pipe: read at most one byte more than the counts allow (deserialize names it).
+      std::uint64_t const limit = total != 0 ? total : h.max_file_bytes + 1;
+      progress bar("reading " + display_name(path), limit);
+      bar.add(bytes.size());
+      std::size_t const piece = piece_bytes(limit, std::size_t{16} << 20);
+      while (bytes.size() < limit) {
+        std::size_t const old = bytes.size();
+        bytes.resize(old + static_cast<std::size_t>(std::min<std::uint64_t>(piece, limit - old)));
+        std::size_t const got = std::fread(bytes.data() + old, 1, bytes.size() - old, f.get());
+        bytes.resize(old + got);
+        bar.add(got);
+        if (got == 0) break;
+      }
+    }
+    if (std::ferror(f.get())) throw_io_error("error reading", display_name(path), errno ? errno : EIO);
+    r.file_bytes = bytes.size();
+    std::copy_n(bytes.begin(), std::min(bytes.size(), r.header.size()), r.header.begin());
+    progress bar("validating " + display_name(path), 0);
     r.col = deserialize(bytes.data(), bytes.size());
   } catch (format_error const& e) {
     throw format_error(display_name(path) + ": " + e.what());

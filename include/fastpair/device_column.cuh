@@ -31,7 +31,9 @@ namespace fastpair {
 /** @brief Options of device_column::prepare. */
 struct prepare_options {
   int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)
-  bool validate       = true;    ///< validate the host column first (recommended for untrusted input)
+  /// Validate the host column's content first (validate(): codes in range, row and sidecar sums;
+  /// recommended for untrusted input). The structural checks (validate_structure()) run either way.
+  bool validate       = true;
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
   /// Build the per-code length stream (num_codes / 2 bytes of device memory) that
   /// gather_strategy::texture_low_streamed reads. Without it decode_column refuses those configs
@@ -110,6 +112,7 @@ class device_column {
                                prepare_options const& opt = {})
   {
     if (opt.validate) validate(col);
+    else validate_structure(col);  // always: what keeps the host and device reads in bounds
     device_column d;
     d.kind_       = col.kind;
     d.num_codes_  = col.num_codes;
@@ -271,7 +274,7 @@ class device_column {
     device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
     if (nseg > 0) {
-      unsigned const blocks = static_cast<unsigned>((nseg * 32 + 255) / 256);
+      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
       launch_on_view([&](auto v) { detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data()); });
     }
     std::size_t temp_bytes = 0;

@@ -31,8 +31,10 @@
 #include <fastpair/format.hpp>
 #include <fastpair/validate.hpp>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -243,6 +245,112 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col)
   return out;
 }
 
+/** @brief The counts of a checked `.fpc` header (parse_fpc_header), and the file sizes they allow. */
+struct fpc_header {
+  codec kind              = codec::onpair16;
+  bool has_sidecar        = false;
+  std::uint8_t w_codes    = 4;  ///< row code offset width in the file
+  std::uint8_t w_bytes    = 4;  ///< row byte offset width in the file
+  std::uint32_t stride    = 0;  ///< sidecar stride
+  std::uint64_t n_tok     = 0;  ///< dictionary entries
+  std::uint64_t num_codes = 0;
+  std::uint64_t n_rows    = 0;
+  std::uint64_t n_sidecar = 0;  ///< sidecar entries stored (0 without a sidecar)
+  std::uint64_t decoded   = 0;  ///< decoded bytes
+  /// The file sizes the counts allow: every section's size follows from the counts except the
+  /// token bytes, which are 1..max_token_length(kind) per token.
+  std::uint64_t min_file_bytes = 0;
+  std::uint64_t max_file_bytes = 0;
+};
+
+/**
+ * @brief Checks the fixed 80-byte header of a `.fpc` file (`data` holds at least
+ * fpc_header_bytes bytes): magic, version, checksum, codec, flags, reserved fields, counts,
+ * canonical offset widths, section count, and that the file size the counts imply fits 64 bits.
+ * A reader checks this, and the file's size against `min_file_bytes .. max_file_bytes`, before it
+ * reads or allocates for the rest (read_fpc does).
+ * @throw format_error naming the field (the same messages as deserialize()).
+ */
+inline fpc_header parse_fpc_header(std::uint8_t const* data)
+{
+  using detail::checked_mul;
+  using detail::fail_fpc;
+  using detail::fpc_offset_width;
+  using detail::hex_bytes;
+  using detail::load_le32;
+  using detail::load_le64;
+  using std::to_string;
+  if (std::memcmp(data, fpc_magic, 8) != 0)
+    fail_fpc("magic", "0x" + hex_bytes(data, 8) + " is not \"FASTPAIR\" (0x" +
+                        hex_bytes(reinterpret_cast<std::uint8_t const*>(fpc_magic), 8) + ")");
+  std::uint32_t const version = load_le32(data + 8);
+  if (version != fpc_version)
+    fail_fpc("version", to_string(version) + " (this reader supports " + to_string(fpc_version) + ")");
+  std::uint64_t const header_sum = load_le64(data + 72);
+  if (header_sum != fpc_checksum(data, 72))
+    fail_fpc("header checksum", "stored " + to_string(header_sum) + " != computed " +
+                                  to_string(fpc_checksum(data, 72)));
+  std::uint8_t const codec_v = data[12];
+  std::uint8_t const flags   = data[13];
+  if (!is_valid_codec(codec_v)) fail_fpc("codec", to_string(codec_v) + " (expected 1, 2 or 3)");
+  if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
+  if (load_le32(data + 20) != 0)
+    fail_fpc("header[20..24)", "reserved u32 is " + to_string(load_le32(data + 20)) + ", not 0");
+  if (load_le32(data + 68) != 0)
+    fail_fpc("header[68..72)", "reserved u32 is " + to_string(load_le32(data + 68)) + ", not 0");
+
+  fpc_header h;
+  h.kind                         = static_cast<codec>(codec_v);
+  h.stride                       = load_le32(data + 16);
+  h.n_tok                        = load_le64(data + 24);
+  h.num_codes                    = load_le64(data + 32);
+  h.n_rows                       = load_le64(data + 40);
+  h.n_sidecar                    = load_le64(data + 48);
+  h.decoded                      = load_le64(data + 56);
+  std::uint32_t const n_sections = load_le32(data + 64);
+  h.has_sidecar                  = (flags & fpc_flag_sidecar) != 0;
+  h.w_codes                      = data[14];
+  h.w_bytes                      = data[15];
+
+  if (h.stride == 0) fail_fpc("sidecar_stride", "0");
+  if (h.n_tok < 256 || h.n_tok > code_space(h.kind))
+    fail_fpc("num_tokens", to_string(h.n_tok) + " outside 256.." + to_string(code_space(h.kind)) +
+                             " for codec " + codec_name(h.kind));
+  if (h.num_codes > (std::numeric_limits<std::uint64_t>::max() >> 5))
+    fail_fpc("num_codes", to_string(h.num_codes) + " too large");
+  if (h.n_rows == std::numeric_limits<std::uint64_t>::max())
+    fail_fpc("num_rows", to_string(h.n_rows) + " too large");
+  std::uint64_t const entries = h.num_codes == 0 ? 0 : (h.num_codes - 1) / h.stride + 1;
+  if (h.has_sidecar) {
+    if (h.num_codes == 0) fail_fpc("flags", "sidecar flag set on a column with 0 codes");
+    if (h.n_sidecar != entries)
+      fail_fpc("sidecar_entries", to_string(h.n_sidecar) + " != ceil(num_codes / stride) = " + to_string(entries));
+  } else if (h.n_sidecar != 0) {
+    fail_fpc("sidecar_entries", to_string(h.n_sidecar) + " but the sidecar flag is clear");
+  }
+  // Offset widths are canonical (4 when the array's last value fits in 32 bits, else 8), so every
+  // column has exactly one .fpc image.
+  if (h.w_codes != fpc_offset_width(h.num_codes))
+    fail_fpc("row_code_offsets width", to_string(h.w_codes) + " bytes; num_codes " + to_string(h.num_codes) +
+                                           " needs " + to_string(fpc_offset_width(h.num_codes)));
+  if (h.w_bytes != fpc_offset_width(h.decoded))
+    fail_fpc("row_byte_offsets width", to_string(h.w_bytes) + " bytes; decoded_bytes " + to_string(h.decoded) +
+                                           " needs " + to_string(fpc_offset_width(h.decoded)));
+  if (n_sections != fpc_num_sections)
+    fail_fpc("num_sections", to_string(n_sections) + " (version 1 has " + to_string(fpc_num_sections) + ")");
+
+  // n_tok <= 65 536, num_codes <= 2^59 and n_sidecar <= num_codes keep every term but the row
+  // offsets far from overflow; those are checked.
+  std::uint64_t const rows_bytes = checked_mul(h.n_rows + 1, std::uint64_t{h.w_codes} + h.w_bytes, "num_rows");
+  std::uint64_t const fixed      = fpc_header_bytes + fpc_num_sections * fpc_section_header_bytes + h.n_tok +
+                              packed_code_bytes(h.kind, h.num_codes) + 8 * h.n_sidecar;
+  if (rows_bytes > std::numeric_limits<std::uint64_t>::max() - fixed - 16 * h.n_tok)
+    fail_fpc("num_rows", to_string(h.n_rows) + ": the file size overflows 64 bits");
+  h.min_file_bytes = fixed + rows_bytes + h.n_tok;  // one byte per token
+  h.max_file_bytes = fixed + rows_bytes + h.n_tok * static_cast<std::uint64_t>(max_token_length(h.kind));
+  return h;
+}
+
 /**
  * @brief Parses and fully validates a `.fpc` image.
  *
@@ -268,67 +376,17 @@ inline compressed_column deserialize(std::uint8_t const* data, std::size_t size)
   if (size < fpc_header_bytes)
     fail_fpc("header", "input is " + to_string(size) + " bytes, shorter than the " +
                          to_string(fpc_header_bytes) + "-byte header");
-  if (std::memcmp(data, fpc_magic, 8) != 0)
-    fail_fpc("magic", "0x" + detail::hex_bytes(data, 8) + " is not \"FASTPAIR\" (0x" +
-                        detail::hex_bytes(reinterpret_cast<std::uint8_t const*>(fpc_magic), 8) + ")");
-  std::uint32_t const version = load_le32(data + 8);
-  if (version != fpc_version)
-    fail_fpc("version", to_string(version) + " (this reader supports " + to_string(fpc_version) + ")");
-  std::uint64_t const header_sum = load_le64(data + 72);
-  if (header_sum != fpc_checksum(data, 72))
-    fail_fpc("header checksum", "stored " + to_string(header_sum) + " != computed " +
-                                  to_string(fpc_checksum(data, 72)));
-  std::uint8_t const codec_v = data[12];
-  std::uint8_t const flags   = data[13];
-  if (!is_valid_codec(codec_v)) fail_fpc("codec", to_string(codec_v) + " (expected 1, 2 or 3)");
-  if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
-  if (load_le32(data + 20) != 0)
-    fail_fpc("header[20..24)", "reserved u32 is " + to_string(load_le32(data + 20)) + ", not 0");
-  if (load_le32(data + 68) != 0)
-    fail_fpc("header[68..72)", "reserved u32 is " + to_string(load_le32(data + 68)) + ", not 0");
-
+  fpc_header const h = parse_fpc_header(data);
   compressed_column col;
-  col.kind                        = static_cast<codec>(codec_v);
-  col.sidecar_stride              = load_le32(data + 16);
-  std::uint64_t const n_tok       = load_le64(data + 24);
-  col.num_codes                   = load_le64(data + 32);
-  std::uint64_t const n_rows      = load_le64(data + 40);
-  std::uint64_t const n_sidecar   = load_le64(data + 48);
-  std::uint64_t const decoded     = load_le64(data + 56);
-  std::uint32_t const n_sections  = load_le32(data + 64);
-  bool const has_sidecar          = (flags & fpc_flag_sidecar) != 0;
-  std::uint8_t const w_codes      = data[14];
-  std::uint8_t const w_bytes      = data[15];
-
-  if (col.sidecar_stride == 0) fail_fpc("sidecar_stride", "0");
-  if (n_tok < 256 || n_tok > code_space(col.kind))
-    fail_fpc("num_tokens", to_string(n_tok) + " outside 256.." + to_string(code_space(col.kind)) +
-                             " for codec " + codec_name(col.kind));
-  if (col.num_codes > (std::numeric_limits<std::uint64_t>::max() >> 5))
-    fail_fpc("num_codes", to_string(col.num_codes) + " too large");
-  if (n_rows == std::numeric_limits<std::uint64_t>::max())
-    fail_fpc("num_rows", to_string(n_rows) + " too large");
-  if (has_sidecar) {
-    if (col.num_codes == 0) fail_fpc("flags", "sidecar flag set on a column with 0 codes");
-    if (n_sidecar != col.sidecar_entries())
-      fail_fpc("sidecar_entries", to_string(n_sidecar) + " != ceil(num_codes / stride) = " +
-                                      to_string(col.sidecar_entries()));
-  } else if (n_sidecar != 0) {
-    fail_fpc("sidecar_entries", to_string(n_sidecar) + " but the sidecar flag is clear");
-  }
-  // Offset widths are canonical (4 when the array's last value fits in 32 bits, else 8), so every
-  // column has exactly one .fpc image.
-  if (w_codes != detail::fpc_offset_width(col.num_codes))
-    fail_fpc("row_code_offsets width", to_string(w_codes) + " bytes; num_codes " +
-                                           to_string(col.num_codes) + " needs " +
-                                           to_string(detail::fpc_offset_width(col.num_codes)));
-  if (w_bytes != detail::fpc_offset_width(decoded))
-    fail_fpc("row_byte_offsets width", to_string(w_bytes) + " bytes; decoded_bytes " +
-                                           to_string(decoded) + " needs " +
-                                           to_string(detail::fpc_offset_width(decoded)));
-  if (n_sections != fpc_num_sections)
-    fail_fpc("num_sections", to_string(n_sections) + " (version 1 has " +
-                                 to_string(fpc_num_sections) + ")");
+  col.kind                      = h.kind;
+  col.sidecar_stride            = h.stride;
+  col.num_codes                 = h.num_codes;
+  std::uint64_t const n_tok     = h.n_tok;
+  std::uint64_t const n_rows    = h.n_rows;
+  std::uint64_t const n_sidecar = h.n_sidecar;
+  std::uint64_t const decoded   = h.decoded;
+  std::uint8_t const w_codes    = h.w_codes;
+  std::uint8_t const w_bytes    = h.w_bytes;
 
   // ---- Sections ------------------------------------------------------------------------------
   std::size_t pos = fpc_header_bytes;
@@ -410,36 +468,76 @@ inline compressed_column deserialize(std::vector<std::uint8_t> const& bytes)
   return deserialize(bytes.data(), bytes.size());
 }
 
+namespace detail {
+/** "fastpair: cannot <verb> '<path>'<tail>: <reason>", the reason as errno text. */
+inline std::runtime_error path_error(char const* verb, std::string const& path, char const* tail, int err)
+{
+  return std::runtime_error("fastpair: cannot " + std::string(verb) + " '" + path + "'" + tail + ": " + std::strerror(err));
+}
+}  // namespace detail
+
 /**
  * @brief Writes a column to a `.fpc` file (replacing it).
- * @throw format_error if the column is invalid; std::runtime_error naming the path on I/O failure.
+ * @throw format_error if the column is invalid; std::runtime_error naming the path and the
+ *        reason (errno text) on I/O failure.
  */
 inline void write_fpc(std::string const& path, compressed_column const& col)
 {
   std::vector<std::uint8_t> const bytes = serialize(col);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw detail::path_error("open", path, " for writing", EISDIR);
+  errno = 0;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error("fastpair: cannot open '" + path + "' for writing");
+  if (!f) throw detail::path_error("open", path, " for writing", errno ? errno : EIO);
   f.write(reinterpret_cast<char const*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   f.close();
-  if (!f) throw std::runtime_error("fastpair: error writing '" + path + "'");
+  if (!f) throw detail::path_error("write", path, "", errno ? errno : EIO);
 }
 
 /**
  * @brief Reads and fully validates a `.fpc` file.
+ *
+ * The 80-byte header is read and checked first, and the file's size against the sizes its counts
+ * allow, before the rest is read: a file that is not a `.fpc`, or whose counts disagree with its
+ * size, costs 80 bytes of reading and no allocation.
  * @throw format_error (message prefixed with the path) if the file is malformed;
- *        std::runtime_error naming the path if it cannot be read.
+ *        std::runtime_error naming the path and the reason if it cannot be read (missing, a
+ *        directory, not a regular file, unreadable).
  */
 inline compressed_column read_fpc(std::string const& path)
 {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) throw std::runtime_error("fastpair: cannot open '" + path + "' for reading");
-  std::streamoff const len = f.tellg();
-  if (len < 0) throw std::runtime_error("fastpair: cannot size '" + path + "'");
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(len));
-  f.seekg(0);
-  if (len > 0) f.read(reinterpret_cast<char*>(bytes.data()), len);
-  if (!f) throw std::runtime_error("fastpair: error reading '" + path + "'");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status const st = fs::status(path, ec);
+  if (ec) throw detail::path_error("open", path, " for reading", ec.value());
+  if (fs::is_directory(st)) throw detail::path_error("open", path, " for reading", EISDIR);
+  if (!fs::is_regular_file(st))
+    throw std::runtime_error("fastpair: cannot read '" + path + "': not a regular file");
+  std::uint64_t const len = fs::file_size(path, ec);
+  if (ec) throw detail::path_error("size", path, "", ec.value());
+  errno = 0;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw detail::path_error("open", path, " for reading", errno ? errno : EIO);
+  auto read = [&](std::uint8_t* p, std::uint64_t n) {
+    if (n > 0) f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(n));
+    if (!f) throw detail::path_error("read", path, "", errno ? errno : EIO);
+  };
   try {
+    if (len < fpc_header_bytes) {  // too short for a header: deserialize names it
+      std::uint8_t head[fpc_header_bytes];
+      read(head, len);
+      return deserialize(head, static_cast<std::size_t>(len));
+    }
+    std::uint8_t head[fpc_header_bytes];
+    read(head, fpc_header_bytes);
+    fpc_header const h = parse_fpc_header(head);
+    if (len < h.min_file_bytes || len > h.max_file_bytes)
+      detail::fail_fpc("file size", std::to_string(len) + " bytes; the header's counts need " +
+                                      std::to_string(h.min_file_bytes) + ".." + std::to_string(h.max_file_bytes));
+    if (len > std::numeric_limits<std::size_t>::max()) detail::fail_fpc("file size", std::to_string(len) + " bytes");
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(len));
+    std::memcpy(bytes.data(), head, fpc_header_bytes);
+    read(bytes.data() + fpc_header_bytes, len - fpc_header_bytes);
     return deserialize(bytes.data(), bytes.size());
   } catch (format_error const& e) {
     throw format_error(path + ": " + e.what());

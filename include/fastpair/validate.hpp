@@ -95,11 +95,10 @@ inline void validate_dictionary_shape(codec kind, dictionary const& d)
     fail_format("dictionary.size", u64s(n) + " tokens exceeds " + u64s(code_space(kind)) +
                                      " for codec " + codec_name(kind));
   if (d.offsets[0] != 0) fail_format("dictionary.offsets[0]", u64s(d.offsets[0]) + " (must be 0)");
-  if (d.offsets[n] != d.bytes.size())
-    fail_format("dictionary.offsets[" + u64s(n) + "]",
-                u64s(d.offsets[n]) + " != token byte count " + u64s(d.bytes.size()));
+  // Offsets monotone with lengths 1..max, and ending at the byte count, before any token byte is
+  // read: together they prove every token inside `bytes` (offsets may not step past the buffer
+  // and come back down).
   int const max_len = max_token_length(kind);
-  bool seen_byte[256] = {};
   for (std::size_t i = 0; i < n; ++i) {
     if (d.offsets[i + 1] < d.offsets[i])
       fail_format("dictionary.offsets[" + u64s(i + 1) + "]", "not monotone (" +
@@ -108,8 +107,13 @@ inline void validate_dictionary_shape(codec kind, dictionary const& d)
     if (len < 1 || len > static_cast<std::uint32_t>(max_len))
       fail_format("dictionary token " + u64s(i), "length " + u64s(len) + " outside 1.." +
                   std::to_string(max_len));
-    if (len == 1) seen_byte[d.data(i)[0]] = true;
   }
+  if (d.offsets[n] != d.bytes.size())
+    fail_format("dictionary.offsets[" + u64s(n) + "]",
+                u64s(d.offsets[n]) + " != token byte count " + u64s(d.bytes.size()));
+  bool seen_byte[256] = {};
+  for (std::size_t i = 0; i < n; ++i)
+    if (d.length(i) == 1) seen_byte[d.data(i)[0]] = true;
   for (int b = 0; b < 256; ++b)
     if (!seen_byte[b]) fail_format("dictionary", "one-byte token for byte value " + std::to_string(b) + " missing");
   if (kind == codec::fsst12)
@@ -132,72 +136,116 @@ inline void validate_dictionary(codec kind, dictionary const& d)
 }
 
 /**
- * @brief Validates a whole column: dictionary, code stream, row metadata and (if present) sidecar.
+ * @brief The structural checks of a column: what makes every array safe to index, without
+ * reading the codes. The codec is known; the dictionary has the shape validate_dictionary()
+ * requires (except uniqueness); the code buffer holds exactly num_codes codes; both row offset
+ * arrays have R+1 entries, start at 0, are monotone, and end at num_codes and at a byte count;
+ * the sidecar stride is positive and a sidecar, if present, has one monotone entry per segment
+ * within the decoded size. O(dictionary + rows + segments).
+ *
+ * `device_column::prepare` runs these checks even with `prepare_options::validate = false`;
+ * after them the host preparation and the GPU kernels read and write only inside their buffers
+ * (corrupt codes or lengths then show as wrong bytes and the device error word, not as an
+ * out-of-bounds access). validate() adds the per-code content checks.
  * @throw format_error naming the first field found inconsistent and its value.
  */
-inline void validate(compressed_column const& col)
+inline void validate_structure(compressed_column const& col)
 {
   using detail::fail_format;
   using detail::u64s;
   if (!is_valid_codec(static_cast<std::uint8_t>(col.kind)))
     fail_format("codec", u64s(static_cast<std::uint8_t>(col.kind)));
-  validate_dictionary(col.kind, col.dict);
+  detail::validate_dictionary_shape(col.kind, col.dict);
 
-  // Codes: size, then every code < N.
   if (col.num_codes > (std::numeric_limits<std::uint64_t>::max() >> 5))
     fail_format("num_codes", u64s(col.num_codes) + " too large");
   if (col.codes.size() != packed_code_bytes(col.kind, col.num_codes))
     fail_format("codes", u64s(col.codes.size()) + " bytes, expected " +
                              u64s(packed_code_bytes(col.kind, col.num_codes)) + " for " +
                              u64s(col.num_codes) + " codes");
-  std::uint64_t const n_tok = col.dict.size();
-  for (std::uint64_t j = 0; j < col.num_codes; ++j) {
-    std::uint32_t const c = code_at(col.kind, col.codes.data(), j);
-    if (c >= n_tok)
-      fail_format("code " + u64s(j), "value " + u64s(c) + " >= dictionary size " + u64s(n_tok));
-  }
-  // Token lengths by code (1..16 after validate_dictionary), read by the two passes below.
-  std::vector<std::uint8_t> len(n_tok);
-  for (std::size_t i = 0; i < n_tok; ++i) len[i] = static_cast<std::uint8_t>(col.dict.length(i));
 
-  // Rows: both offset arrays, monotone, same length, consistent with the token lengths.
   if (col.row_code_offsets.empty()) fail_format("row_code_offsets", "empty (needs R+1 entries)");
   if (col.row_byte_offsets.size() != col.row_code_offsets.size())
     fail_format("row_byte_offsets", u64s(col.row_byte_offsets.size()) + " entries, expected " +
                                         u64s(col.row_code_offsets.size()));
   if (col.row_code_offsets[0] != 0) fail_format("row_code_offsets[0]", u64s(col.row_code_offsets[0]));
   if (col.row_byte_offsets[0] != 0) fail_format("row_byte_offsets[0]", u64s(col.row_byte_offsets[0]));
-  if (col.row_code_offsets.back() != col.num_codes)
-    fail_format("row_code_offsets[R]", u64s(col.row_code_offsets.back()) + " != num_codes " +
-                                           u64s(col.num_codes));
-  std::uint64_t j       = 0;
-  std::uint64_t decoded = 0;
   for (std::size_t r = 0; r + 1 < col.row_code_offsets.size(); ++r) {
     std::uint64_t const end = col.row_code_offsets[r + 1];
     if (end < col.row_code_offsets[r] || end > col.num_codes)
       fail_format("row_code_offsets[" + u64s(r + 1) + "]", u64s(end) + " not monotone or > num_codes");
-    for (; j < end; ++j) decoded += len[code_at(col.kind, col.codes.data(), j)];
-    if (col.row_byte_offsets[r + 1] != decoded)
-      fail_format("row_byte_offsets[" + u64s(r + 1) + "]", u64s(col.row_byte_offsets[r + 1]) +
-                                                             " != decoded size " + u64s(decoded));
+    if (col.row_byte_offsets[r + 1] < col.row_byte_offsets[r])
+      fail_format("row_byte_offsets[" + u64s(r + 1) + "]", u64s(col.row_byte_offsets[r + 1]) + " < " +
+                                                             u64s(col.row_byte_offsets[r]) + " (not monotone)");
   }
+  if (col.row_code_offsets.back() != col.num_codes)
+    fail_format("row_code_offsets[R]", u64s(col.row_code_offsets.back()) + " != num_codes " +
+                                           u64s(col.num_codes));
+  // Every code decodes to at most 16 bytes: a larger total cannot be right (and bounds the
+  // output buffers a caller sizes from it).
+  if (col.row_byte_offsets.back() > 16 * col.num_codes)
+    fail_format("row_byte_offsets[R]", u64s(col.row_byte_offsets.back()) + " > 16 x num_codes " +
+                                           u64s(col.num_codes));
 
-  // Sidecar: absent, or one entry per stride consistent with the token lengths.
   if (col.sidecar_stride == 0) fail_format("sidecar_stride", "0");
   if (!col.sidecar.empty()) {
     if (col.sidecar.size() != col.sidecar_entries())
       fail_format("sidecar", u64s(col.sidecar.size()) + " entries, expected " +
                                  u64s(col.sidecar_entries()));
-    std::uint64_t pos = 0;
-    std::uint64_t k   = 0;
-    for (std::uint64_t s = 0; s < col.sidecar.size(); ++s) {
-      if (col.sidecar[s] != pos)
-        fail_format("sidecar[" + u64s(s) + "]",
-                    u64s(col.sidecar[s]) + " != decoded position " + u64s(pos));
-      std::uint64_t const batch_end =
-        col.num_codes - k < col.sidecar_stride ? col.num_codes : k + col.sidecar_stride;
-      for (; k < batch_end; ++k) pos += len[code_at(col.kind, col.codes.data(), k)];
+    for (std::size_t s = 0; s < col.sidecar.size(); ++s) {
+      std::uint64_t const prev = s ? col.sidecar[s - 1] : 0;
+      if (col.sidecar[s] < prev || col.sidecar[s] > col.decoded_bytes())
+        fail_format("sidecar[" + u64s(s) + "]", u64s(col.sidecar[s]) + " not monotone or > decoded size " +
+                                                   u64s(col.decoded_bytes()));
     }
+  }
+}
+
+/**
+ * @brief Validates a whole column: validate_structure(), then the content: dictionary tokens
+ * unique, every code < dictionary size, row byte offsets and sidecar equal to the running sums
+ * of the token lengths.
+ * @throw format_error naming the first field found inconsistent and its value.
+ */
+inline void validate(compressed_column const& col)
+{
+  using detail::fail_format;
+  using detail::u64s;
+  validate_structure(col);
+  {  // Tokens unique (the first token equal to an earlier one is named).
+    std::size_t const n = col.dict.size();
+    detail::token_set uniq(n);
+    for (std::size_t i = 0; i < n; ++i)
+      if (!uniq.insert(col.dict, static_cast<std::uint32_t>(i)))
+        fail_format("dictionary token " + u64s(i), "duplicate token");
+  }
+  std::uint64_t const n_tok = col.dict.size();
+  for (std::uint64_t j = 0; j < col.num_codes; ++j) {
+    std::uint32_t const c = code_at(col.kind, col.codes.data(), j);
+    if (c >= n_tok)
+      fail_format("code " + u64s(j), "value " + u64s(c) + " >= dictionary size " + u64s(n_tok));
+  }
+  // Token lengths by code (1..16 after the structural checks), read by the two passes below.
+  std::vector<std::uint8_t> len(n_tok);
+  for (std::size_t i = 0; i < n_tok; ++i) len[i] = static_cast<std::uint8_t>(col.dict.length(i));
+
+  std::uint64_t j       = 0;
+  std::uint64_t decoded = 0;
+  for (std::size_t r = 0; r + 1 < col.row_code_offsets.size(); ++r) {
+    for (std::uint64_t const end = col.row_code_offsets[r + 1]; j < end; ++j)
+      decoded += len[code_at(col.kind, col.codes.data(), j)];
+    if (col.row_byte_offsets[r + 1] != decoded)
+      fail_format("row_byte_offsets[" + u64s(r + 1) + "]", u64s(col.row_byte_offsets[r + 1]) +
+                                                             " != decoded size " + u64s(decoded));
+  }
+
+  std::uint64_t pos = 0;
+  std::uint64_t k   = 0;
+  for (std::uint64_t s = 0; s < col.sidecar.size(); ++s) {
+    if (col.sidecar[s] != pos)
+      fail_format("sidecar[" + u64s(s) + "]", u64s(col.sidecar[s]) + " != decoded position " + u64s(pos));
+    std::uint64_t const batch_end = col.num_codes - k < col.sidecar_stride ? col.num_codes : k + col.sidecar_stride;
+    for (; k < batch_end; ++k) pos += len[code_at(col.kind, col.codes.data(), k)];
   }
 }
 

@@ -91,5 +91,7 @@ TEST_CASE("reference: refuses invalid input", "[reference]")
   CHECK_THROWS_AS(decode_reference(col, 2, 1), logic_error);
   col.row_byte_offsets[2] = 100;  // would write past the output if trusted
   CHECK_THROWS_AS(decode_reference(col), format_error);
-  CHECK_THROWS_WITH(decode_reference(col), Catch::Contains("row_byte_offsets[2]"));
+  CHECK_THROWS_WITH(decode_reference(col), Catch::Contains("row_byte_offsets[R]: 100 > 16 x num_codes 2"));
+  col.row_byte_offsets[2] = 4;  // a plausible size that the tokens do not add up to
+  CHECK_THROWS_WITH(decode_reference(col), Catch::Contains("row_byte_offsets[2]: 4 != decoded size 3"));
 }

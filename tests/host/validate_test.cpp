@@ -324,3 +324,58 @@ TEST_CASE("validate: messages carry the common prefix", "[validate]")
   col.row_code_offsets[0] = 5;
   CHECK_THROWS_WITH(validate(col), Catch::StartsWith("fastpair: invalid column: "));
 }
+
+TEST_CASE("validate: dictionary offsets that leave the byte buffer and come back", "[validate]")
+{
+  // Offsets climb past bytes.size() in 16-byte steps, a one-byte token lies past the buffer, and
+  // the offsets come back down so that offsets[N] == bytes.size(). The one-byte-token scan read
+  // that token's byte out of bounds before the descent was seen (fuzz/column-corpus holds this
+  // column for the sanitizer build); the descent must be reported first.
+  auto col           = valid_column(codec::onpair16);
+  auto& off          = col.dict.offsets;  // 258 tokens, 274 bytes
+  std::uint32_t pos  = 0;
+  for (std::size_t i = 1; i <= 20; ++i) off[i] = pos += 16;  // 320 > 274
+  off[21] = pos + 1;                                         // a one-byte token at byte 320
+  off[22] = 5;                                               // back down
+  REQUIRE(off.back() == col.dict.bytes.size());
+  CHECK_THROWS_WITH(validate_dictionary(col.kind, col.dict), Contains("dictionary.offsets[22]") && Contains("not monotone"));
+  CHECK_THROWS_WITH(validate(col), Contains("dictionary.offsets[22]") && Contains("not monotone"));
+  CHECK_THROWS_WITH(validate_structure(col), Contains("dictionary.offsets[22]"));
+}
+
+TEST_CASE("validate_structure: the cheap checks alone", "[validate]")
+{
+  codec const c = GENERATE(codec::onpair16, codec::onpair12);
+  auto col      = valid_column(c);
+  CHECK_NOTHROW(validate_structure(col));
+  SECTION("content errors pass the structural checks and fail validate()")
+  {
+    SECTION("code out of range")
+    {
+      auto codes = unpack_codes(col);
+      codes[2]   = 3000;
+      repack(col, codes);
+    }
+    SECTION("row byte offset off by one") { col.row_byte_offsets[3] -= 1; }
+    SECTION("sidecar value off by one") { col.sidecar[1] += 1; }
+    SECTION("duplicate token") { col = make_column(c, {"ab", "cd", "ab"}, {{256, 257}}); }
+    CHECK_NOTHROW(validate_structure(col));
+    CHECK_THROWS_AS(validate(col), format_error);
+  }
+  SECTION("structural errors fail both")
+  {
+    std::string field;
+    SECTION("codes short") { col.codes.pop_back(); field = "codes"; }
+    SECTION("rows end past num_codes") { col.row_code_offsets.back() += 1; field = "row_code_offsets[3]"; }
+    SECTION("rows end before num_codes") { col.row_code_offsets.back() -= 1; field = "row_code_offsets[R]"; }
+    SECTION("row code offsets past num_codes") { col.row_code_offsets[1] = 100; field = "row_code_offsets[1]"; }
+    SECTION("row byte offsets descend") { col.row_byte_offsets[2] = 3; field = "row_byte_offsets[2]"; }
+    SECTION("decoded size beyond 16 bytes a code") { col.row_byte_offsets[3] = 16 * 8 + 1; field = "row_byte_offsets[R]"; }
+    SECTION("sidecar entries") { col.sidecar.pop_back(); field = "sidecar"; }
+    SECTION("sidecar beyond the decoded size") { col.sidecar[2] = 56; field = "sidecar[2]"; }
+    SECTION("sidecar descends") { col.sidecar[2] = 10; field = "sidecar[2]"; }
+    SECTION("dictionary token too long") { col.dict.offsets[257] -= 1; col.dict.offsets[258] += 20; col.dict.bytes.resize(col.dict.bytes.size() + 20); field = "dictionary token 257"; }
+    CHECK_THROWS_WITH(validate_structure(col), Contains(field));
+    CHECK_THROWS_WITH(validate(col), Contains(field));
+  }
+}

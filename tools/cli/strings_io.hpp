@@ -77,27 +77,6 @@ inline std::string read_input_file(std::string const& path)
   return out;
 }
 
-/** Reads the bytes of a file ('-' = stdin) as they are, with progress for large files. */
-inline std::vector<std::uint8_t> read_file_bytes(std::string const& path)
-{
-  std::uint64_t total = 0;
-  auto f              = open_read(path, &total);
-  progress bar("reading " + display_name(path), total);
-  std::vector<std::uint8_t> out;
-  std::size_t const piece = piece_bytes(total, std::size_t{16} << 20);
-  if (total) out.reserve(total);
-  for (;;) {
-    std::size_t const old = out.size();
-    out.resize(old + piece);
-    std::size_t const got = std::fread(out.data() + old, 1, piece, f.get());
-    out.resize(old + got);
-    bar.add(got);
-    if (got < piece) break;
-  }
-  if (std::ferror(f.get())) throw_io_error("error reading", display_name(path), errno ? errno : EIO);
-  return out;
-}
-
 /** Reads newline-delimited text (or .zst text) into rows. */
 inline host_strings load_lines(std::string const& path)
 {

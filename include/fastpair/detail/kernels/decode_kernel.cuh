@@ -83,30 +83,36 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   if constexpr (Config::drain == drain_strategy::bulk_copy) bulk_drain_state::finish(threadIdx.x & 31u);
 }
 
-/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment). Codes that
- *  are out of range count as entry 0, as in the decoder, and set the error word. */
+/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment, grid-stride
+ *  over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
+ *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
+ *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64. */
 template <int W>
 FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes)
 {
-  unsigned const lane     = threadIdx.x & 31u;
-  std::uint64_t const seg = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
-  if (seg >= col.num_segments()) return;
-  std::uint64_t const c_begin = seg * col.sidecar_stride;
-  std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
-  std::uint32_t sum = 0, errors = 0;
-  for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
-    std::uint32_t c = __ldg(col.codes + i);
-    if (c >= col.num_tokens) {
-      errors |= code_out_of_range;
-      c = 0;
+  unsigned const lane        = threadIdx.x & 31u;
+  std::uint64_t const nseg   = col.num_segments();
+  std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  for (std::uint64_t seg = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < nseg; seg += nwarps) {
+    std::uint64_t const c_begin = seg * col.sidecar_stride;
+    std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
+    std::uint32_t sum = 0, errors = 0;
+    for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
+      std::uint32_t c = __ldg(col.codes + i);
+      if (c >= col.num_tokens) {
+        errors |= code_out_of_range;
+        c = 0;
+      }
+      sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
     }
-    sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
-  }
-  sum    = __reduce_add_sync(0xFFFFFFFFu, sum);
-  errors = __reduce_or_sync(0xFFFFFFFFu, errors);
-  if (lane == 0) {
-    seg_bytes[seg] = sum;
-    if (errors) atomicOr(col.error, errors);
+    // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.
+    std::uint64_t const total = __reduce_add_sync(0xFFFFFFFFu, sum & 0xFFFFu) +
+                                (std::uint64_t{__reduce_add_sync(0xFFFFFFFFu, sum >> 16)} << 16);
+    errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+    if (lane == 0) {
+      seg_bytes[seg] = total;
+      if (errors) atomicOr(col.error, errors);
+    }
   }
 }
 

@@ -1,0 +1,121 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// device_column::prepare on untrusted columns: the structural checks run even with
+// prepare_options::validate = false (they throw before any CUDA call, so those cases run without a
+// GPU too), content corruption then reaches the device error word, and a regenerated sidecar is
+// right for a segment of more than 4 GiB.
+#include "utils/columns.hpp"
+#include "utils/gpu_check.cuh"
+
+#include <fastpair/fastpair.cuh>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using fastpair::codec;
+using Catch::Contains;
+
+namespace {
+// 258 tokens ("ab", a 16-byte token), 3 rows of 8 codes, sidecar every 3 codes.
+fastpair::compressed_column small_column(codec kind = codec::onpair12)
+{
+  return fastpair::testing::make_column(kind, {"ab", "0123456789abcdef"}, {{256, 97, 257}, {}, {257, 257, 98, 256, 99}}, 3);
+}
+
+fastpair::prepare_options unvalidated()
+{
+  fastpair::prepare_options opt;
+  opt.validate = false;
+  return opt;
+}
+}  // namespace
+
+TEST_CASE("prepare without content validation still rejects a column whose arrays disagree", "[prepare]")
+{
+  // Each case read out of bounds before validate_structure() ran on this path: unpack_codes and
+  // token_length_histogram read codes past the buffer, build_planes read dictionary bytes past it,
+  // and the device read sidecar[seg + 1] past its buffer when row_code_offsets[R] > num_codes.
+  auto const kind = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
+  auto col        = kind == codec::fsst12
+                      ? fastpair::testing::make_column(kind, {"ab", "01234567"}, {{256, 97, 257}, {}, {257, 257, 98, 256, 99}}, 3)
+                      : small_column(kind);
+  SECTION("code buffer shorter than num_codes")
+  {
+    col.num_codes += 1000;
+    col.row_code_offsets.back() = col.num_codes;
+    CHECK_THROWS_WITH(fastpair::device_column::prepare(col, {}, unvalidated()), Contains("codes") && Contains("bytes, expected"));
+  }
+  SECTION("row_code_offsets[R] beyond num_codes")
+  {
+    col.row_code_offsets.back() = col.num_codes + 64;
+    CHECK_THROWS_AS(fastpair::device_column::prepare(col, {}, unvalidated()), fastpair::format_error);
+  }
+  SECTION("dictionary offsets past the token bytes")
+  {
+    col.dict.offsets[257] += 40;
+    col.dict.offsets[258] = static_cast<std::uint32_t>(col.dict.bytes.size());
+    CHECK_THROWS_AS(fastpair::device_column::prepare(col, {}, unvalidated()), fastpair::format_error);
+  }
+  SECTION("row byte offsets not monotone")
+  {
+    col.row_byte_offsets[1] = col.row_byte_offsets[3] + 1;
+    CHECK_THROWS_WITH(fastpair::device_column::prepare(col, {}, unvalidated()), Contains("row_byte_offsets"));
+  }
+  SECTION("sidecar of the wrong length")
+  {
+    col.sidecar.push_back(col.decoded_bytes());
+    CHECK_THROWS_WITH(fastpair::device_column::prepare(col, {}, unvalidated()), Contains("sidecar"));
+  }
+  SECTION("sidecar entry beyond the decoded size")
+  {
+    col.sidecar[1] = col.decoded_bytes() + 1;
+    CHECK_THROWS_WITH(fastpair::device_column::prepare(col, {}, unvalidated()), Contains("sidecar[1]"));
+  }
+}
+
+TEST_CASE("prepare without content validation: corrupt codes reach the device error word", "[gpu][prepare]")
+{
+  auto col = small_column(codec::onpair12);
+  std::vector<std::uint16_t> codes = fastpair::unpack_codes(col);
+  codes[4]                         = 4000;  // >= the 258 tokens, inside the 12-bit code space
+  col.codes                        = fastpair::pack_codes(col.kind, codes.data(), codes.size());
+  CHECK_THROWS_AS(fastpair::validate(col), fastpair::format_error);
+  CHECK_NOTHROW(fastpair::validate_structure(col));
+  auto const dcol = fastpair::device_column::prepare(col, {}, unvalidated());
+  CHECK_THROWS_AS(fastpair::decompress(dcol), fastpair::decode_error);
+}
+
+TEST_CASE("a sidecar regenerated on the GPU for one segment of more than 4 GiB", "[gpu][prepare][large]")
+{
+  // One OnPair-16 segment of 2^28 + 16 codes of a 16-byte token: 4 GiB + 256 bytes. The segment
+  // sum was taken in 32 bits and wrapped to 256.
+  std::uint64_t const n = (std::uint64_t{1} << 28) + 16;
+  fastpair::compressed_column col;
+  col.kind = codec::onpair16;
+  col.dict = fastpair::testing::make_dictionary({"0123456789abcdef"});
+  col.num_codes = n;
+  col.codes.resize(2 * n);
+  for (std::uint64_t i = 0; i < n; ++i) {  // code 256, little-endian
+    col.codes[2 * i]     = 0x00;
+    col.codes[2 * i + 1] = 0x01;
+  }
+  col.row_code_offsets = {0, n};
+  col.row_byte_offsets = {0, 16 * n};
+  col.sidecar_stride   = static_cast<std::uint32_t>(n);  // one segment, no stored sidecar
+  REQUIRE(col.sidecar_entries() == 1);
+
+  fastpair::prepare_options opt;
+  opt.validate        = false;  // 2^28 codes: the structural checks are enough here
+  opt.low_plane_bytes = 16;
+  opt.length_stream = opt.fused_codes = opt.split_stream = opt.row_lengths = false;
+  auto const dcol = fastpair::device_column::prepare(col, {}, opt);
+  std::uint64_t sidecar[2] = {1, 1};
+  FASTPAIR_CUDA_TRY(cudaMemcpy(sidecar, dcol.view<16>().sidecar, sizeof sidecar, cudaMemcpyDeviceToHost));
+  CHECK(sidecar[0] == 0);
+  CHECK(sidecar[1] == 16 * n);
+  CHECK(dcol.read_and_clear_errors() == 0);
+}
