@@ -34,6 +34,9 @@ inline std::uint64_t env_bytes(char const* var, std::uint64_t fallback)
 }
 /** Bytes of decoded output each benchmark column is tiled to (env FASTPAIR_BENCH_BYTES). */
 inline std::uint64_t target_bytes() { return env_bytes("FASTPAIR_BENCH_BYTES", 1'000'000'000ull); }
+/** Most host memory a tiled benchmark column may take (env FASTPAIR_BENCH_MAX_HOST_BYTES, default
+ *  32 GB): tiled_column_bytes() is checked against it before tiling. */
+inline std::uint64_t max_tile_host_bytes() { return env_bytes("FASTPAIR_BENCH_MAX_HOST_BYTES", 32'000'000'000ull); }
 /** Text bytes of each shared column used to train and encode (env FASTPAIR_BENCH_SOURCE_BYTES). */
 inline std::size_t source_bytes()
 {
@@ -98,6 +101,11 @@ inline prepared& get_column(std::string const& name, codec kind, int w = 0)
   auto p    = std::make_unique<prepared>();
   p->name   = key;
   p->source = src;
+  // Tiled columns hold 16 bytes of row offsets per row: check the host memory before building.
+  if (std::uint64_t const host = tiled_column_bytes(p->source, target_bytes()); host > max_tile_host_bytes())
+    throw std::runtime_error("benchmark input " + key + ": tiling to " + std::to_string(target_bytes()) +
+                             " decoded bytes would take " + std::to_string(host) + " bytes of host memory, more than the limit of " +
+                             std::to_string(max_tile_host_bytes()) + " (FASTPAIR_BENCH_MAX_HOST_BYTES)");
   auto const tiled = tile_column(p->source, target_bytes());
   prepare_options opt;
   opt.low_plane_bytes = w;

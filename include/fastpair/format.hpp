@@ -412,51 +412,149 @@ inline stored_size column_stored_size(compressed_column const& col) noexcept
   return s;
 }
 
+/** @brief Host bytes held by a column's arrays: dictionary bytes and offsets, packed codes, both
+ *  row offset arrays and the sidecar (element counts times element sizes; what a copy of the
+ *  column allocates, allocator rounding aside). */
+inline std::uint64_t column_host_bytes(compressed_column const& col) noexcept
+{
+  return col.dict.bytes.size() + sizeof(std::uint32_t) * col.dict.offsets.size() + col.codes.size() +
+         sizeof(std::uint64_t) * (col.row_code_offsets.size() + col.row_byte_offsets.size() + col.sidecar.size());
+}
+
+namespace detail {
+/** a * b, or logic_error naming both sizes when the product does not fit 64 bits. */
+inline std::uint64_t tile_mul(std::uint64_t a, std::uint64_t b, char const* a_what, char const* b_what)
+{
+  FASTPAIR_EXPECTS(a == 0 || b <= ~std::uint64_t{0} / a,
+                   std::string("tile_column: ") + std::to_string(a) + " " + a_what + " x " + std::to_string(b) +
+                     " " + b_what + " overflows 64 bits");
+  return a * b;
+}
+/** a + b, or logic_error naming what is summed when the sum does not fit 64 bits. */
+inline std::uint64_t tile_add(std::uint64_t a, std::uint64_t b, char const* what)
+{
+  FASTPAIR_EXPECTS(b <= ~std::uint64_t{0} - a, std::string("tile_column: ") + what + " (" + std::to_string(a) +
+                                                 " + " + std::to_string(b) + ") overflows 64 bits");
+  return a + b;
+}
+
+/** The element counts of tile_column(col, min_bytes), overflow-checked (from the claimed counts
+ *  of `col` alone: num_codes, num_rows(), decoded_bytes(), sidecar_stride). */
+struct tile_shape {
+  bool as_is = true;          ///< col is returned unchanged (empty, or already >= min_bytes)
+  std::uint64_t reps = 1;     ///< copies of the rows
+  std::uint64_t codes = 0, code_bytes = 0, row_entries = 0, sidecar_entries = 0, decoded_bytes = 0;
+  std::uint64_t host_bytes = 0;  ///< column_host_bytes of the result
+};
+
+inline tile_shape tile_shape_of(compressed_column const& col, std::uint64_t min_bytes)
+{
+  tile_shape s;
+  std::uint64_t const d = col.decoded_bytes();
+  if (d == 0 || d >= min_bytes) {
+    s.host_bytes = column_host_bytes(col);
+    return s;
+  }
+  FASTPAIR_EXPECTS(col.sidecar_stride > 0, "tile_column: sidecar stride must be positive");
+  s.as_is         = false;
+  s.reps          = min_bytes / d + (min_bytes % d != 0);  // ceil, without min_bytes + d - 1
+  s.decoded_bytes = tile_mul(d, s.reps, "decoded bytes", "repetitions");
+  s.codes         = tile_mul(col.num_codes, s.reps, "codes", "repetitions");
+  s.row_entries   = tile_add(tile_mul(col.num_rows(), s.reps, "rows", "repetitions"), 1, "row offset entries");
+  s.code_bytes    = tile_add(tile_mul(s.codes, static_cast<std::uint64_t>(code_bits(col.kind)), "tiled codes",
+                                      "bits per code"),
+                             7, "packed code bits") / 8;
+  s.sidecar_entries = s.codes / col.sidecar_stride + (s.codes % col.sidecar_stride != 0);
+  std::uint64_t b = col.dict.bytes.size() + sizeof(std::uint32_t) * col.dict.offsets.size();
+  b = tile_add(b, s.code_bytes, "host bytes");
+  b = tile_add(b, tile_mul(s.row_entries, 2 * sizeof(std::uint64_t), "row offset entries", "bytes per entry (two arrays)"),
+               "host bytes");
+  b = tile_add(b, tile_mul(s.sidecar_entries, sizeof(std::uint64_t), "sidecar entries", "bytes per entry"), "host bytes");
+  s.host_bytes = b;
+  return s;
+}
+}  // namespace detail
+
+/**
+ * @brief Host bytes (column_host_bytes) of the column tile_column(col, min_bytes) would return,
+ * computed from the counts alone (nothing is allocated; O(1)). Building it needs this much plus
+ * transient buffers of the size of `col` (its codes widened and one prefix sum per code).
+ * @throw logic_error naming the sizes if a count of the tiled column overflows 64 bits.
+ */
+inline std::uint64_t tiled_column_bytes(compressed_column const& col, std::uint64_t min_bytes)
+{
+  return detail::tile_shape_of(col, min_bytes).host_bytes;
+}
+
 /**
  * @brief Repeats a column's rows until its decoded size reaches `min_bytes` (how the paper and our
  * benchmarks build >= 1 GB inputs from a smaller column). The result is a valid column with its
  * sidecar; a column already that large, or empty, is returned as is.
+ *
+ * Its host memory grows with the rows: 16 bytes of row offsets per tiled row besides the packed
+ * codes (a one-row column of 1 byte tiled to 100 MB holds 1.6 GB of row offsets). Callers tiling
+ * columns they did not build should check tiled_column_bytes() first, or pass `max_host_bytes`.
+ * @param max_host_bytes refuse (before allocating anything) if tiled_column_bytes() exceeds it
+ * @throw logic_error if a count overflows 64 bits, if the result would exceed `max_host_bytes`,
+ *   or if the column's codes and row arrays do not match its counts (validate it first).
  */
-inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes)
+inline compressed_column tile_column(compressed_column const& col, std::uint64_t min_bytes,
+                                     std::uint64_t max_host_bytes = ~std::uint64_t{0})
 {
-  if (col.decoded_bytes() == 0 || col.decoded_bytes() >= min_bytes) return col;
-  std::uint64_t const reps = (min_bytes + col.decoded_bytes() - 1) / col.decoded_bytes();
+  auto const shape = detail::tile_shape_of(col, min_bytes);
+  FASTPAIR_EXPECTS(shape.host_bytes <= max_host_bytes,
+                   "tile_column: the tiled column would hold " + std::to_string(shape.host_bytes) +
+                     " bytes of host memory (" + std::to_string(shape.reps) + " copies of " +
+                     std::to_string(col.num_rows()) + " rows, " + std::to_string(shape.codes) +
+                     " codes), more than max_host_bytes = " + std::to_string(max_host_bytes));
+  if (shape.as_is) return col;
+  std::uint64_t const n    = col.num_codes;
+  std::uint64_t const reps = shape.reps;
+  std::uint64_t const one  = packed_code_bytes(col.kind, n);  // packed bytes of one copy
+  FASTPAIR_EXPECTS(col.codes.size() == one && col.row_byte_offsets.size() == col.row_code_offsets.size() &&
+                     col.row_code_offsets.back() == n && n > 0,
+                   "tile_column: codes and row offsets do not match num_codes (validate the column first)");
   compressed_column t;
   t.kind           = col.kind;
   t.dict           = col.dict;
   t.sidecar_stride = col.sidecar_stride;
-  t.num_codes      = col.num_codes * reps;
-  if (code_bits(col.kind) == 16 || col.num_codes % 2 == 0) {  // byte-aligned: concatenate
-    t.codes.reserve(col.codes.size() * reps);
+  t.num_codes      = shape.codes;
+  t.codes.reserve(shape.code_bytes);
+  if (code_bits(col.kind) == 16 || n % 2 == 0) {  // byte-aligned copies: concatenate
     for (std::uint64_t r = 0; r < reps; ++r) t.codes.insert(t.codes.end(), col.codes.begin(), col.codes.end());
   } else {
+    // An odd number of 12-bit codes ends mid-byte, but two copies (2n codes, 3n bytes) end on a
+    // byte: pack two copies once and append them reps/2 times, then the source's bytes for an
+    // odd last copy (which starts on a byte). No widened copy of the tiled stream.
     auto const codes = unpack_codes(col);
-    std::vector<std::uint16_t> tiled(codes.size() * reps);
-    for (std::uint64_t r = 0; r < reps; ++r) std::copy(codes.begin(), codes.end(), tiled.begin() + r * codes.size());
-    t.codes = pack_codes(t.kind, tiled.data(), tiled.size());
+    std::vector<std::uint16_t> two(2 * n);
+    std::copy(codes.begin(), codes.end(), two.begin());
+    std::copy(codes.begin(), codes.end(), two.data() + n);
+    auto const pair = pack_codes(t.kind, two.data(), two.size());
+    for (std::uint64_t r = 0; r + 1 < reps; r += 2) t.codes.insert(t.codes.end(), pair.begin(), pair.end());
+    if (reps % 2) t.codes.insert(t.codes.end(), col.codes.begin(), col.codes.end());
   }
   std::size_t const rows = col.num_rows();
-  t.row_code_offsets.resize(rows * reps + 1);
-  t.row_byte_offsets.resize(rows * reps + 1);
+  t.row_code_offsets.resize(shape.row_entries);
+  t.row_byte_offsets.resize(shape.row_entries);
   for (std::uint64_t r = 0; r < reps; ++r)
     for (std::size_t i = 1; i <= rows; ++i) {
-      t.row_code_offsets[r * rows + i] = r * col.num_codes + col.row_code_offsets[i];
+      t.row_code_offsets[r * rows + i] = r * n + col.row_code_offsets[i];
       t.row_byte_offsets[r * rows + i] = r * col.decoded_bytes() + col.row_byte_offsets[i];
     }
   // The sidecar of the tiled stream: positions of every stride-th code (num_codes > 0 here).
   {
     std::vector<std::uint32_t> len(col.dict.size());
     for (std::size_t i = 0; i < len.size(); ++i) len[i] = col.dict.length(i);
-    std::vector<std::uint64_t> prefix(col.num_codes + 1, 0);  // decoded position of code j in one copy
+    std::vector<std::uint64_t> prefix(n + 1, 0);  // decoded position of code j in one copy
     {
       auto const codes = unpack_codes(col);
-      for (std::uint64_t j = 0; j < col.num_codes; ++j) prefix[j + 1] = prefix[j] + len[codes[j]];
+      for (std::uint64_t j = 0; j < n; ++j) prefix[j + 1] = prefix[j] + len[codes[j]];
     }
-    std::uint64_t const n = t.sidecar_entries();
-    t.sidecar.resize(n);
-    for (std::uint64_t s = 0; s < n; ++s) {
+    t.sidecar.resize(shape.sidecar_entries);
+    for (std::uint64_t s = 0; s < shape.sidecar_entries; ++s) {
       std::uint64_t const j = s * t.sidecar_stride;
-      t.sidecar[s]          = (j / col.num_codes) * col.decoded_bytes() + prefix[j % col.num_codes];
+      t.sidecar[s]          = (j / n) * col.decoded_bytes() + prefix[j % n];
     }
   }
   return t;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace fastpair;
@@ -185,22 +186,126 @@ TEST_CASE("column_stored_size", "[format]")
 
 TEST_CASE("tile_column repeats rows into a valid column", "[format]")
 {
-  for (codec kind : {codec::onpair16, codec::onpair12}) {
+  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    std::string const long_token = kind == codec::fsst12 ? "abcdefgh" : "abcdefghijklmnop";
     for (std::size_t ncodes : {std::size_t{7}, std::size_t{8}}) {  // odd and even 12-bit streams
       std::vector<std::vector<std::uint16_t>> rows = {{256, 'a'}, {}, {}};
       for (std::size_t i = 2; i < ncodes; ++i) rows[2].push_back(static_cast<std::uint16_t>(i % 2 ? 257 : 'z'));
-      auto const col   = make_column(kind, {"hello", "abcdefghijklmnop"}, rows, 3);
-      auto const once  = decode_reference(col);
-      auto const tiled = tile_column(col, 5 * col.decoded_bytes() - 1);
-      REQUIRE_NOTHROW(validate(tiled));
-      REQUIRE(tiled.num_rows() == 5 * col.num_rows());
-      REQUIRE(tiled.decoded_bytes() == 5 * col.decoded_bytes());
-      auto const back = decode_reference(tiled);
-      for (std::size_t r = 0; r < tiled.num_rows(); ++r) REQUIRE(back.row(r) == once.row(r % col.num_rows()));
+      auto const col  = make_column(kind, {"hello", long_token}, rows, 3);
+      auto const once = decode_reference(col);
+      auto const one  = unpack_codes(col);
+      for (std::uint64_t reps : {2u, 3u, 4u, 5u}) {  // odd and even numbers of copies
+        CAPTURE(codec_name(kind), ncodes, reps);
+        std::uint64_t const min_bytes = reps * col.decoded_bytes() - 1;
+        auto const tiled = tile_column(col, min_bytes);
+        REQUIRE_NOTHROW(validate(tiled));
+        REQUIRE(tiled.num_rows() == reps * col.num_rows());
+        REQUIRE(tiled.num_codes == reps * col.num_codes);
+        REQUIRE(tiled.decoded_bytes() == reps * col.decoded_bytes());
+        auto const back = decode_reference(tiled);
+        for (std::size_t r = 0; r < tiled.num_rows(); ++r) REQUIRE(back.row(r) == once.row(r % col.num_rows()));
+        // The packed stream is the repeated codes packed in one go.
+        std::vector<std::uint16_t> repeated;
+        for (std::uint64_t k = 0; k < reps; ++k) repeated.insert(repeated.end(), one.begin(), one.end());
+        REQUIRE(tiled.codes == pack_codes(kind, repeated.data(), repeated.size()));
+        // The sidecar equals a recomputation from the tiled codes.
+        auto recomputed = tiled;
+        compute_sidecar(recomputed);
+        REQUIRE(tiled.sidecar == recomputed.sidecar);
+      }
       // Already large enough, or empty: returned unchanged.
       REQUIRE(tile_column(col, col.decoded_bytes()).num_codes == col.num_codes);
     }
   }
   compressed_column empty;
   REQUIRE(tile_column(empty, 1000).num_rows() == 0);
+}
+
+TEST_CASE("tiled_column_bytes gives the tiled column's host bytes before building it", "[format]")
+{
+  // By hand: 256 + 1 tokens ("hello": 261 token bytes, 258 u32 offsets = 1032 bytes); rows
+  // {hello, a} and {b}: 3 codes, 7 decoded bytes. Tiled to >= 20 bytes: 3 copies, 9 codes packed
+  // at 12 bits = 14 bytes, 6 rows = 7 entries in each of two u64 arrays = 112 bytes, one sidecar
+  // entry at stride 768 = 8 bytes. 261 + 1032 + 14 + 112 + 8 = 1427.
+  {
+    auto const col = make_column(codec::onpair12, {"hello"}, {{256, 'a'}, {'b'}});
+    REQUIRE(col.decoded_bytes() == 7);
+    CHECK(tiled_column_bytes(col, 20) == 1427);
+    CHECK(column_host_bytes(tile_column(col, 20)) == 1427);
+    // The same column as OnPair-16: 9 codes at 16 bits = 18 bytes.
+    auto const col16 = make_column(codec::onpair16, {"hello"}, {{256, 'a'}, {'b'}});
+    CHECK(tiled_column_bytes(col16, 20) == 1431);
+    // Not tiled (already >= min_bytes): the column's own bytes, 261 + 1032 + 5 (3 codes at 12
+    // bits) + 2 * 3 * 8 (row offsets) + 8 (sidecar) = 1354.
+    CHECK(tiled_column_bytes(col, 7) == 1354);
+    CHECK(column_host_bytes(col) == 1354);
+  }
+  // The estimate equals the built column for every codec, odd and even code counts, odd and even
+  // numbers of copies, and several sidecar strides.
+  for (codec kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+    for (std::size_t ncodes : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{801}}) {
+      for (std::uint32_t stride : {1u, 5u, 768u}) {
+        std::vector<std::vector<std::uint16_t>> rows = {{}, {}};
+        for (std::size_t i = 0; i < ncodes; ++i) rows[i % 3 == 0 ? 0 : 1].push_back(static_cast<std::uint16_t>(i % 5 ? 'a' + i % 26 : 256));
+        auto const col = make_column(kind, {"xyz"}, rows, stride);
+        for (std::uint64_t min_bytes : {std::uint64_t{0}, col.decoded_bytes(), col.decoded_bytes() + 1,
+                                        3 * col.decoded_bytes(), 1'000 * col.decoded_bytes() + 7}) {
+          CAPTURE(codec_name(kind), ncodes, stride, min_bytes);
+          std::uint64_t const est = tiled_column_bytes(col, min_bytes);
+          auto const tiled        = tile_column(col, min_bytes);
+          REQUIRE(est == column_host_bytes(tiled));
+          REQUIRE_NOTHROW(validate(tiled));
+          // max_host_bytes: the exact estimate is allowed, one byte less is refused.
+          REQUIRE(tile_column(col, min_bytes, est).num_codes == tiled.num_codes);
+          REQUIRE_THROWS_AS(tile_column(col, min_bytes, est - 1), fastpair::logic_error);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("tile_column: counts that overflow 64 bits are refused before allocating", "[format]")
+{
+  using Catch::Matchers::Contains;
+  auto refused = [](compressed_column const& col, std::uint64_t min_bytes, std::string const& what) {
+    CAPTURE(what);
+    REQUIRE_THROWS_AS(tiled_column_bytes(col, min_bytes), fastpair::logic_error);
+    REQUIRE_THROWS_WITH(tiled_column_bytes(col, min_bytes), Contains(what));
+    REQUIRE_THROWS_AS(tile_column(col, min_bytes), fastpair::logic_error);
+    REQUIRE_THROWS_WITH(tile_column(col, min_bytes), Contains(what));
+  };
+  // Only the claimed counts matter: no codes are stored.
+  compressed_column c;
+  c.kind             = codec::onpair16;
+  c.num_codes        = std::uint64_t{1} << 40;
+  c.row_code_offsets = {0, c.num_codes};
+  c.row_byte_offsets = {0, 1};
+  // 2^40 codes x 2^30 copies
+  refused(c, std::uint64_t{1} << 30, "1099511627776 codes x 1073741824 repetitions overflows 64 bits");
+  // 2^32 codes x 2^30 copies fits, but not at 12 bits per code
+  c.kind             = codec::onpair12;
+  c.num_codes        = std::uint64_t{1} << 32;
+  c.row_code_offsets = {0, c.num_codes};
+  refused(c, std::uint64_t{1} << 30, "4611686018427387904 tiled codes x 12 bits per code overflows 64 bits");
+  // five rows (four of them empty) of one code and one byte, 2^62 copies: the rows overflow
+  c.kind             = codec::onpair16;
+  c.num_codes        = 1;
+  c.row_code_offsets = {0, 1, 1, 1, 1, 1};
+  c.row_byte_offsets = {0, 1, 1, 1, 1, 1};
+  refused(c, std::uint64_t{1} << 62, "5 rows x 4611686018427387904 repetitions overflows 64 bits");
+  // one row, 2^61 copies: 2^61 + 1 row offset entries fit, their 16 bytes each do not
+  c.num_codes        = 0;
+  c.row_code_offsets = {0, 0};
+  c.row_byte_offsets = {0, 1};
+  refused(c, std::uint64_t{1} << 61, "2305843009213693953 row offset entries x 16 bytes per entry");
+  // 2^63 + 1 decoded bytes tiled to >= 2^64 - 1: two copies, whose size overflows (the old
+  // ceil(min_bytes + d - 1) / d wrapped to 0 copies instead)
+  c.num_codes        = 1;
+  c.row_code_offsets = {0, 1};
+  c.row_byte_offsets = {0, (std::uint64_t{1} << 63) + 1};
+  refused(c, ~std::uint64_t{0}, "9223372036854775809 decoded bytes x 2 repetitions overflows 64 bits");
+  // A claimed count that fits but does not match the stored codes: refused, not read past.
+  auto bad      = make_column(codec::onpair12, {}, {{'a', 'b', 'c'}});
+  bad.num_codes = 5;
+  REQUIRE_THROWS_AS(tile_column(bad, 100), fastpair::logic_error);
 }

@@ -232,8 +232,13 @@ inline bench_result run_benchmark(compressed_column const& source, bench_options
   compressed_column tiled_storage;
   compressed_column const* col = &source;
   if (o.min_bytes > source.decoded_bytes() && source.decoded_bytes() > 0) {
+    std::uint64_t const max_host = 32'000'000'000ull;  // tiled columns hold 16 B of row offsets per row
+    if (std::uint64_t const host = tiled_column_bytes(source, o.min_bytes); host > max_host)
+      throw usage_error("tiling to " + human_bytes(static_cast<double>(o.min_bytes)) + " would build a column of " +
+                        human_bytes(static_cast<double>(host)) + " in host memory, more than the limit of " +
+                        human_bytes(static_cast<double>(max_host)) + ": use a smaller --tile-bytes");
     progress bar("tiling to " + human_bytes(static_cast<double>(o.min_bytes)), 0);
-    tiled_storage = tile_column(source, o.min_bytes);
+    tiled_storage = tile_column(source, o.min_bytes, max_host);
     col           = &tiled_storage;
   }
   res.reps          = source.decoded_bytes() ? col->decoded_bytes() / source.decoded_bytes() : 1;
