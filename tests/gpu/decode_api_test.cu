@@ -26,46 +26,94 @@ fastpair::compressed_column sample_column(codec kind = codec::onpair16, std::uin
 }
 }  // namespace
 
+namespace {
+/** 3000 rows of 1..50 codes whose tokens have two lengths only: of every 10 consecutive codes,
+ *  the first `long_per_10` are tokens of `long_len` bytes and the others of `short_len` bytes
+ *  (400 random tokens of each length besides the 256 bytes; short_len != long_len). */
+fastpair::compressed_column two_length_column(codec kind, int short_len, int long_len, int long_per_10)
+{
+  auto d        = ft::make_dictionary(kind, 400, {short_len, short_len}, 11);
+  auto const dl = ft::make_dictionary(kind, 400, {long_len, long_len}, 12);
+  for (std::size_t i = 256; i < dl.size(); ++i) d.push_back(dl.token(i));
+  ft::rng r(13);
+  std::vector<std::vector<std::uint16_t>> rows(3000);
+  std::uint64_t i = 0;
+  for (auto& row : rows) {
+    row.resize(1 + r.below(50));
+    for (auto& c : row) c = static_cast<std::uint16_t>((i++ % 10 < static_cast<std::uint64_t>(long_per_10) ? 656 : 256) + r.below(400));
+  }
+  return ft::column_from_codes(kind, std::move(d), rows);
+}
+}  // namespace
+
 TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
 {
-  for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
-    for (auto lens : {ft::length_mix{2, 6}, ft::length_mix{12, 16}}) {
-      auto d         = ft::make_dictionary(kind, 2000, lens, 3);
-      auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 4);
-      auto const dcol = fastpair::device_column::prepare(col);
-      auto const hist    = fastpair::token_length_histogram(col);
-      int const paper_w  = (kind != codec::fsst12 && lens.min_len > 8) ? 16 : 8;
-      int const expect_w = fastpair::detail::auto_low_plane_bytes(kind, hist, fastpair::detail::current_arch_bucket());
-      REQUIRE(fastpair::choose_low_plane_bytes(kind, hist) == paper_w);
-      REQUIRE(dcol.low_plane_bytes() == expect_w);
-      // FSST-12 tokens fit 8 bytes: W = 8 everywhere (no high plane); OnPair-12 is W = 16 on
-      // sm_90+ (docs/DECODER.md).
-      auto const arch = fastpair::detail::current_arch_bucket();
-      bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
-      if (kind == codec::fsst12) REQUIRE((expect_w == 8 && !dcol.has_high_plane()));
-      if (kind == codec::onpair12 && hopper_or_newer) REQUIRE(expect_w == 16);
-      // 12-bit columns get the fused code stream, OnPair-16 columns cannot have one.
-      REQUIRE(dcol.has_fused_codes() == (kind != codec::onpair16));
-      REQUIRE(dcol.has_length_stream());
-      // sm_90+: the low-plane gathers go through the texture pipe; 12-bit columns read the fused
-      // codes, FSST-12 with the short-token emit; OnPair-16 columns of short tokens (mean under
-      // 9 bytes) stream their lengths instead of gathering them (docs/DECODER.md).
-      if (hopper_or_newer) {
-        bool const streamed = fastpair::mean_token_length(hist) < 9.0;
-        REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == streamed);
-        bool const split = kind == codec::onpair12 && fastpair::share_longer_than(hist, 8) < 0.2;
-        REQUIRE(dcol.has_split_stream() == split);
-        std::string const reads = kind == codec::fsst12     ? ".swords.texlf"
-                                  : kind == codec::onpair12 ? ".words.texlf"
-                                  : streamed                ? ".words.texls"
-                                                            : ".words.texlo";
-        REQUIRE(fastpair::auto_config_name(dcol) == (split ? std::string("k8.w8.h0.t256.b3.swords.texlf.split")
-                                                           : "k8.w" + std::to_string(expect_w) + ".h0.t256.b3" + reads));
-      }
-      ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
-      auto const back = fastpair::decompress(dcol).to_host();
-      REQUIRE(back == fastpair::decode_reference(col));
+  // Expected values written out from the documented rules, for columns far from each threshold:
+  // - the paper's W (choose_low_plane_bytes, any GPU but sm_90+): 16 iff > 60 % of the coded
+  //   tokens exceed 8 bytes; FSST-12 always 8;
+  // - sm_90+ W (detail::auto_low_plane_bytes): FSST-12 8; OnPair-16 8 iff < 14 % exceed 8 bytes
+  //   and the mean token is >= 3 bytes; otherwise (OnPair-12 included) 16;
+  // - sm_90+ split stream (detail::auto_split_stream): OnPair-12 with < 20 % longer than 8 bytes;
+  // - streamed lengths (detail::streams_lengths_pays_off): a length stream and mean token < 9 B;
+  // - sm_90+ config: K8 H0 T256 B3 (default_config<sm90>); 12-bit columns read fused codes
+  //   (.texlf), FSST-12 (W 8, no high plane) with the short-token emit (.swords); OnPair-16 streams
+  //   lengths (.texls) or gathers them (.texlo); a split stream decodes with the split config.
+  struct expectation {
+    codec kind;
+    int short_len, long_len, long_per_10;  // the column: see two_length_column
+    double mean;                           // its mean token length, by hand
+    int paper_w, sm90_w;
+    bool streamed, split;
+    char const* sm90_config;
+  };
+  expectation const cases[] = {
+    // 0 % long, mean 4: W 8, streamed
+    {codec::onpair16, 4, 12, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.words.texls"},
+    // 10 % long (< 14 %), mean 0.9 * 4 + 0.1 * 12 = 4.8 (>= 3): W 8
+    {codec::onpair16, 4, 12, 1, 4.8, 8, 8, true, false, "k8.w8.h0.t256.b3.words.texls"},
+    // 0 % long but mean 2 (< 3): W 16 on sm_90, streamed
+    {codec::onpair16, 2, 12, 0, 2.0, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texls"},
+    // 30 % long (>= 14 %, <= 60 %), mean 6.4: sm_90 W 16, paper W 8, streamed
+    {codec::onpair16, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texls"},
+    // 100 % long, mean 12 (>= 9): W 16 everywhere, lengths gathered
+    {codec::onpair16, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.words.texlo"},
+    // OnPair-12, 0 % and 10 % long (< 20 %): split stream; its columns keep W 16
+    {codec::onpair12, 4, 12, 0, 4.0, 8, 16, true, true, "k8.w8.h0.t256.b3.swords.texlf.split"},
+    {codec::onpair12, 4, 12, 1, 4.8, 8, 16, true, true, "k8.w8.h0.t256.b3.swords.texlf.split"},
+    // OnPair-12, 30 % and 100 % long: no split stream, fused codes at W 16
+    {codec::onpair12, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texlf"},
+    {codec::onpair12, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.words.texlf"},
+    // FSST-12: W 8 and the short-token emit, whatever the lengths (tokens of 4 or of 8 bytes)
+    {codec::fsst12, 4, 8, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.swords.texlf"},
+    {codec::fsst12, 4, 8, 10, 8.0, 8, 8, true, false, "k8.w8.h0.t256.b3.swords.texlf"},
+  };
+  auto const arch            = fastpair::detail::current_arch_bucket();
+  bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
+  if (!hopper_or_newer) WARN("not an sm_90+ GPU: only the paper's W is checked, not the sm_90 W and configs");
+  for (auto const& e : cases) {
+    CAPTURE(fastpair::codec_name(e.kind), e.short_len, e.long_len, e.long_per_10);
+    auto const col  = two_length_column(e.kind, e.short_len, e.long_len, e.long_per_10);
+    auto const hist = fastpair::token_length_histogram(col);
+    // The input is what the expectations assume (to rounding over the last partial 10 codes).
+    REQUIRE(fastpair::share_longer_than(hist, 8) == Approx(e.long_len > 8 ? e.long_per_10 / 10.0 : 0.0).margin(1e-3));
+    REQUIRE(fastpair::mean_token_length(hist) == Approx(e.mean).margin(1e-2));
+    REQUIRE(fastpair::choose_low_plane_bytes(e.kind, hist) == e.paper_w);
+    auto const dcol = fastpair::device_column::prepare(col);
+    REQUIRE(dcol.low_plane_bytes() == (hopper_or_newer ? e.sm90_w : e.paper_w));
+    if (e.kind == codec::fsst12) REQUIRE(!dcol.has_high_plane());
+    // 12-bit columns get the fused code stream, OnPair-16 columns cannot have one.
+    REQUIRE(dcol.has_fused_codes() == (e.kind != codec::onpair16));
+    REQUIRE(dcol.has_length_stream());
+    REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == e.streamed);
+    if (hopper_or_newer) {
+      REQUIRE(dcol.has_split_stream() == e.split);
+      REQUIRE(fastpair::auto_config_name(dcol) == std::string(e.sm90_config));
+    } else {
+      REQUIRE(!dcol.has_split_stream());
     }
+    ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
+    auto const back = fastpair::decompress(dcol).to_host();
+    REQUIRE(back == fastpair::decode_reference(col));
   }
 }
 

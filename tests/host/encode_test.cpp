@@ -479,8 +479,43 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
   }
   CHECK(n == col.num_codes);
   CHECK(bytes == col.decoded_bytes());
-  int const w = fastpair::choose_low_plane_bytes(col.kind, h);
-  CHECK((w == 8 || w == 16));
+
+  // choose_low_plane_bytes (format.hpp): W = 16 iff MORE than 60 % of the coded tokens exceed 8
+  // bytes, else 8; FSST-12 always 8. Columns encoded with a hand-made dictionary whose parse is
+  // known: "0123456789abcdef" (16 bytes, > 8) and "abcdefgh" (8 bytes, not > 8) besides the 256
+  // bytes. A row of L copies of the long token then S of the short one parses (longest prefix
+  // first) into exactly L codes of 16 bytes and S codes of 8 bytes.
+  std::string const long16 = "0123456789abcdef", short8 = "abcdefgh";
+  fastpair::dictionary hand = fastpair::testing::make_dictionary({long16, short8});
+  auto shaped = [&](codec kind, int n_long, int n_short) {
+    std::string row;
+    for (int i = 0; i < n_long; ++i) row += long16;
+    for (int i = 0; i < n_short; ++i) row += short8;
+    fastpair::compressed_column c = fastpair::encode(make_rows({row, row}), kind, hand);
+    REQUIRE(c.num_codes == static_cast<std::uint64_t>(2 * (n_long + n_short)));
+    auto const hist = fastpair::token_length_histogram(c);
+    REQUIRE(hist[16] == static_cast<std::uint64_t>(2 * n_long));
+    REQUIRE(hist[8] == static_cast<std::uint64_t>(2 * n_short));
+    return fastpair::choose_low_plane_bytes(kind, hist);
+  };
+  for (codec kind : {codec::onpair16, codec::onpair12}) {
+    CAPTURE(fastpair::codec_name(kind));
+    CHECK(shaped(kind, 7, 3) == 16);   // 70 % > 60 %
+    CHECK(shaped(kind, 61, 39) == 16);  // 61 % > 60 %
+    CHECK(shaped(kind, 6, 4) == 8);    // exactly 60 %: not more than 60 %
+    CHECK(shaped(kind, 3, 7) == 8);    // 30 %
+    CHECK(shaped(kind, 0, 5) == 8);    // no long tokens
+  }
+  // FSST-12: tokens of at most 8 bytes, W = 8 even for a stream of only 8-byte tokens.
+  fastpair::dictionary hand8 = fastpair::testing::make_dictionary({short8});
+  fastpair::compressed_column const c8 = fastpair::encode(make_rows({short8 + short8}), codec::fsst12, hand8);
+  REQUIRE(c8.num_codes == 2);
+  CHECK(fastpair::choose_low_plane_bytes(codec::fsst12, fastpair::token_length_histogram(c8)) == 8);
+  // Whatever the histogram: a histogram of only 16-byte tokens still gives 8 for FSST-12.
+  fastpair::length_histogram all_long{};
+  all_long[16] = 10;
+  CHECK(fastpair::choose_low_plane_bytes(codec::fsst12, all_long) == 8);
+  CHECK(fastpair::choose_low_plane_bytes(codec::onpair16, all_long) == 16);
 }
 
 TEST_CASE("encode_auto: picks the smallest stored size with rows", "[encode]")

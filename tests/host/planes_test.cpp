@@ -155,16 +155,28 @@ TEST_CASE("split stream: tokens of more than 8 bytes become two codes", "[planes
     REQUIRE(s.words.size() == 16);
     REQUIRE(s.row_code_offsets == std::vector<std::uint64_t>{0, 6, 6, 8, 11, 11, 16});
     for (std::uint64_t r = 0; r < col.num_rows(); ++r) REQUIRE(split_row(s, r) == std::string(ref.row(r)));
-    // the sidecar: the decoded position of every stride-th word, then the decoded size
-    std::vector<std::uint64_t> expect;
-    std::uint64_t pos = 0;
-    for (std::size_t i = 0; i < s.words.size(); ++i) {
-      if (i % stride == 0) expect.push_back(pos);
-      pos += (s.words[i] >> split_code_bits) + 1u;
-    }
-    expect.push_back(col.decoded_bytes());
-    REQUIRE(pos == col.decoded_bytes());
+    // The sidecar: the decoded position of every stride-th word, then the decoded size, written
+    // out by hand. Word lengths (a token > 8 bytes is its first 8 bytes, then the rest):
+    //   row 0: 256 257 258 259    -> 3 8 | 8 1 | 8 8   (words 0-5,  bytes  0-35)
+    //   row 2: 259                -> 8 8               (words 6-7,  bytes 36-51)
+    //   row 3: 'x' 258            -> 1 | 8 1           (words 8-10, bytes 52-61)
+    //   row 5: 257 257 259 'q'    -> 8 8 | 8 8 | 1     (words 11-15, bytes 62-94)
+    // so word i starts at byte 0 3 11 19 20 28 36 44 52 53 61 62 70 78 86 94, and the column
+    // decodes to 95 bytes.
+    std::vector<std::uint64_t> const expect = stride == 1   ? std::vector<std::uint64_t>{0, 3, 11, 19, 20, 28, 36, 44, 52,
+                                                                                         53, 61, 62, 70, 78, 86, 94, 95}
+                                              : stride == 2 ? std::vector<std::uint64_t>{0, 11, 20, 36, 52, 61, 70, 86, 95}
+                                              : stride == 3 ? std::vector<std::uint64_t>{0, 19, 36, 53, 70, 94, 95}
+                                                            : std::vector<std::uint64_t>{0, 95};
+    REQUIRE(col.decoded_bytes() == 95);
     REQUIRE(s.sidecar == expect);
+    // Row starts fall on words 0, 6, 8 and 11: where the sidecar has them, they are the rows'
+    // decoded offsets from the reference decode.
+    if (stride == 1) {
+      REQUIRE(s.sidecar[6] == ref.offsets[2]);
+      REQUIRE(s.sidecar[8] == ref.offsets[3]);
+      REQUIRE(s.sidecar[11] == ref.offsets[5]);
+    }
   }
 }
 
