@@ -127,7 +127,8 @@ struct auto_config {};
  * "Row offsets").
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
- * @throw logic_error if the row range is invalid, out is too small (num_rows or chars_capacity),
+ * @throw logic_error if the column is not usable on the current device (device_column::check_usable:
+ *        not prepared, or prepared on another device), the row range is invalid, out is too small (num_rows or chars_capacity),
  *        int32 offsets (if any) would overflow, Config's W does not match the column's, or Config reads
  *        something the column lacks (a length stream, fused codes; register_words_short on a
  *        column with a high plane).
@@ -136,6 +137,7 @@ template <class Config = auto_config, class OffsetT>
 void decode_column(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
                    string_column_view<OffsetT> out, cuda::stream_ref stream = {})
 {
+  col.check_usable();
   col.check_rows(row_begin, row_end);
   std::uint64_t const n_rows = row_end - row_begin;
   std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
@@ -184,6 +186,7 @@ template <class OffsetT = std::int64_t, class Config = auto_config>
 string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
                                   cuda::stream_ref stream = {})
 {
+  col.check_usable();
   col.check_rows(row_begin, row_end);
   string_column<OffsetT> out;
   out.num_rows = row_end - row_begin;

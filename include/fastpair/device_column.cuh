@@ -114,6 +114,7 @@ class device_column {
     if (opt.validate) validate(col);
     else validate_structure(col);  // always: what keeps the host and device reads in bounds
     device_column d;
+    FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
     d.kind_       = col.kind;
     d.num_codes_  = col.num_codes;
     d.num_tokens_ = static_cast<std::uint32_t>(col.dict.size());
@@ -202,6 +203,7 @@ class device_column {
    */
   column_view<8> split_view() const
   {
+    check_usable();
     FASTPAIR_EXPECTS(has_split_stream(), "the column has no split stream (prepare_options::split_stream, OnPair-12)");
     column_view<8> v;
     v.lo              = split_lo_ptr_;
@@ -285,10 +287,35 @@ class device_column {
                                                      sidecar_.data(), nseg + 1, stream.get()));
   }
 
-  /** @brief The view for low-plane width W. @throw logic_error if W differs from low_plane_bytes(). */
+  /** @brief True once prepare() built the column (false for a default-constructed or moved-from one). */
+  bool prepared() const noexcept { return error_.data() != nullptr; }
+  /** @brief The CUDA device the column was prepared on (-1 if not prepared). */
+  int device() const noexcept { return device_; }
+
+  /**
+   * @brief Checks that the column can be read on the current device: it is prepared, and the
+   * current device is the one it was prepared on. Every function that launches work on the
+   * column calls it first, so misuse is an exception rather than a launch that fails (or faults
+   * and ends the CUDA context).
+   * @throw logic_error naming the problem
+   */
+  void check_usable() const
+  {
+    FASTPAIR_EXPECTS(prepared(), "the device_column is not prepared (default-constructed or moved from): "
+                                 "build it with device_column::prepare");
+    int current = -1;
+    FASTPAIR_CUDA_TRY(cudaGetDevice(&current));
+    FASTPAIR_EXPECTS(current == device_, "the device_column was prepared on device " + std::to_string(device_) +
+                                           " and is used on device " + std::to_string(current) +
+                                           ": make device " + std::to_string(device_) + " current (cudaSetDevice)");
+  }
+
+  /** @brief The view for low-plane width W. @throw logic_error if W differs from low_plane_bytes(),
+   *  or the column is not usable here (check_usable). */
   template <int W>
   column_view<W> view() const
   {
+    check_usable();
     FASTPAIR_EXPECTS(W == w_, "config W (" + std::to_string(W) + ") does not match the column's low plane width (" +
                                 std::to_string(w_) + ")");
     column_view<W> v;
@@ -339,6 +366,7 @@ class device_column {
    */
   std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
   {
+    check_usable();
     std::uint32_t h = 0;
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, error_.data(), sizeof h, cudaMemcpyDeviceToHost, stream.get()));
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(const_cast<std::uint32_t*>(error_.data()), 0, sizeof h, stream.get()));
@@ -380,6 +408,7 @@ class device_column {
   }
 
   codec kind_               = codec::onpair16;
+  int device_               = -1;  // the CUDA device of prepare()
   int w_                    = 8;
   std::uint64_t num_codes_  = 0;
   std::uint32_t num_tokens_ = 0;

@@ -332,6 +332,7 @@ template <class Sel>
 select_plan make_select_plan(device_column const& col, Sel sel, cuda::stream_ref stream = {})
 {
   static_assert(is_device_selection_v<Sel>, "a selection is a device_row_ids, device_bitmask or device_row_ranges");
+  col.check_usable();
   return detail::plan_of(col, sel, stream);
 }
 
@@ -358,6 +359,7 @@ template <class OffsetT>
 void decode_selected(device_column const& col, select_plan const& plan, string_column_view<OffsetT> out,
                      cuda::stream_ref stream = {}, select_strategy strategy = select_strategy::automatic)
 {
+  col.check_usable();
   std::uint64_t const rows = plan.num_rows(), bytes = plan.bytes();
   detail::check_output(out, rows, bytes, "the selection", "selected size");
 

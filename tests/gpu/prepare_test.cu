@@ -8,6 +8,7 @@
 #include "utils/gpu_check.cuh"
 
 #include <fastpair/fastpair.cuh>
+#include <fastpair/select.cuh>
 
 #include <catch2/catch.hpp>
 
@@ -118,4 +119,52 @@ TEST_CASE("a sidecar regenerated on the GPU for one segment of more than 4 GiB",
   CHECK(sidecar[0] == 0);
   CHECK(sidecar[1] == 16 * n);
   CHECK(dcol.read_and_clear_errors() == 0);
+}
+
+TEST_CASE("an unprepared device_column is refused before any launch", "[gpu][prepare]")
+{
+  // decode_column on a default-constructed column with non-null offsets launched a copy from a
+  // null pointer: a sticky illegal-address error that ended the CUDA context.
+  fastpair::device_buffer<std::int64_t> offsets(8, {});
+  fastpair::device_buffer<char> chars(8, {});
+  fastpair::device_column empty;
+  CHECK_FALSE(empty.prepared());
+  CHECK(empty.device() == -1);
+  fastpair::string_column_view<std::int64_t> out{offsets.data(), chars.data(), 0, chars.size()};
+  CHECK_THROWS_WITH(fastpair::decode_column(empty, out), Contains("not prepared"));
+  CHECK_THROWS_WITH(fastpair::decompress(empty), Contains("not prepared"));
+  CHECK_THROWS_WITH(empty.view<8>(), Contains("not prepared"));
+  CHECK_THROWS_WITH(empty.read_and_clear_errors(), Contains("not prepared"));
+  CHECK_THROWS_WITH(fastpair::make_select_plan(empty, fastpair::device_row_ranges{nullptr, 0}), Contains("not prepared"));
+
+  auto col           = small_column(codec::onpair16);
+  auto prepared      = fastpair::device_column::prepare(col);
+  int device         = -1;
+  FASTPAIR_CUDA_TRY(cudaGetDevice(&device));
+  CHECK(prepared.prepared());
+  CHECK(prepared.device() == device);
+  auto moved_to = std::move(prepared);
+  CHECK_THROWS_WITH(fastpair::decode_column(prepared, out), Contains("not prepared"));  // NOLINT: use after move is the test
+  // The context is alive: nothing was launched, and the moved-to column decodes.
+  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+  auto const decoded = fastpair::decompress(moved_to).to_host();
+  CHECK(decoded.chars == fastpair::decode_reference(col).chars);
+}
+
+TEST_CASE("a device_column used on another device is refused", "[gpu][prepare]")
+{
+  int devices = 0;
+  FASTPAIR_CUDA_TRY(cudaGetDeviceCount(&devices));
+  if (devices < 2) {
+    WARN("one CUDA device: the other-device check is not exercised");
+    return;
+  }
+  FASTPAIR_CUDA_TRY(cudaSetDevice(0));
+  auto const col  = small_column(codec::onpair12);
+  auto const dcol = fastpair::device_column::prepare(col);
+  FASTPAIR_CUDA_TRY(cudaSetDevice(1));
+  CHECK_THROWS_WITH(fastpair::decompress(dcol), Contains("prepared on device 0") && Contains("used on device 1"));
+  FASTPAIR_CUDA_TRY(cudaSetDevice(0));
+  CHECK(fastpair::decompress(dcol).to_host().chars == fastpair::decode_reference(col).chars);
 }
