@@ -16,7 +16,7 @@
  * packed ids on the GPU, scan the rows' lengths into the output offsets (cub::DeviceScan) and
  * gather each row's bytes from the decoded distinct rows (detail/kernels/cascade_kernel.cuh).
  * The scratch (decoded distinct rows, expanded ids, CUB temp storage) is allocated by prepare()
- * and owned by the device_cascaded_column: decode_column neither allocates nor synchronises, and
+ * (from its `mr`, like everything the cascade keeps) and owned by the device_cascaded_column: decode_column neither allocates nor synchronises, and
  * can be captured in a CUDA graph, but two decodes of the same prepared cascade must not run
  * concurrently on different streams (prepare one copy per stream for that).
  */
@@ -65,35 +65,37 @@ class device_cascaded_column {
   /**
    * @brief Validates `c` (unless opt.validate is false: only for cascades this library built;
    * an unvalidated corrupt cascade may be read out of bounds on the host), prepares the distinct column with
-   * device_column::prepare(c.distinct, stream, opt), uploads the packed ids / run lengths and
-   * allocates the decode scratch, all on `stream`.
+   * device_column::prepare(c.distinct, stream, opt, mr), uploads the packed ids / run lengths and
+   * allocates the decode scratch, all on `stream` and from `mr` (which must outlive the column).
+   * No explicit synchronisation (pageable uploads, as device_column::prepare).
    * @throw format_error if the cascade is invalid; logic_error on bad options; cuda_error.
    */
   static device_cascaded_column prepare(cascaded_column const& c, cuda::stream_ref stream = {},
-                                        prepare_options const& opt = {})
+                                        prepare_options const& opt = {},
+                                        device_async_resource_ref mr = default_device_resource())
   {
     if (opt.validate) validate(c);
     device_cascaded_column d;
     prepare_options dopt = opt;
     dopt.validate        = false;  // validated above, with the rest of the cascade
-    d.distinct_          = device_column::prepare(c.distinct, stream, dopt);
+    d.distinct_          = device_column::prepare(c.distinct, stream, dopt, mr);
     d.layout_            = c.layout;
     d.num_rows_          = c.num_rows;
     d.runs_              = c.num_runs();
     d.id_bits_           = c.ids.bits;
     d.len_bits_          = c.run_lengths.bits;
     d.decoded_bytes_     = cascade_decoded_bytes(c);
-    d.ids_               = detail::upload(c.ids.words, stream);
-    d.error_             = device_buffer<std::uint32_t>(1, stream);
+    d.ids_               = detail::upload(c.ids.words, stream, mr);
+    d.error_             = device_buffer<std::uint32_t>(1, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
-    d.run_lengths_       = detail::upload(c.run_lengths.words, stream);
+    d.run_lengths_       = detail::upload(c.run_lengths.words, stream, mr);
 
     std::uint64_t const nd = c.distinct.num_rows();
-    d.dist_offsets_ = device_buffer<std::int64_t>(nd + 1, stream);
-    d.dist_chars_   = device_buffer<char>(c.distinct.decoded_bytes(), stream);
+    d.dist_offsets_ = device_buffer<std::int64_t>(nd + 1, stream, mr);
+    d.dist_chars_   = device_buffer<char>(c.distinct.decoded_bytes(), stream, mr);
     if (c.layout == cascade_layout::runs) {
-      d.expanded_ids_ = device_buffer<std::uint32_t>(c.num_rows, stream);
-      d.run_start_    = device_buffer<std::uint64_t>(d.runs_ + 1, stream);
+      d.expanded_ids_ = device_buffer<std::uint32_t>(c.num_rows, stream, mr);
+      d.run_start_    = device_buffer<std::uint64_t>(d.runs_ + 1, stream, mr);
     }
     // CUB temp storage: the largest of the three scans decode_column may run.
     std::size_t need = 0, bytes = 0;
@@ -108,7 +110,7 @@ class device_cascaded_column {
                                          static_cast<std::uint64_t*>(nullptr), d.runs_ + 1, stream));
     need     = std::max(need, bytes);
     // Never empty: CUB treats a null temp pointer as a size query and would run nothing.
-    d.temp_  = device_buffer<unsigned char>(std::max<std::size_t>(need, 256), stream);
+    d.temp_  = device_buffer<unsigned char>(std::max<std::size_t>(need, 256), stream, mr);
     return d;
   }
 
@@ -119,11 +121,13 @@ class device_cascaded_column {
   cascade_layout layout() const noexcept { return layout_; }
   /** @brief The distinct rows on the device (decode_column decodes them first). */
   device_column const& distinct() const noexcept { return distinct_; }
+  /** @brief The memory resource of the cascade's device memory (prepare's `mr`). */
+  device_async_resource_ref memory_resource() const noexcept { return distinct_.memory_resource(); }
   /**
    * @brief Reads and clears the error words: the distinct column's (decode_error_bits) and the
    * gather's (code_out_of_range for an id >= the distinct count, which only a cascade prepared
    * with validate = false can hold).
-   * @note synchronizes `stream`.
+   * @note synchronizes `stream` (no allocation).
    */
   std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
   {
@@ -233,18 +237,19 @@ void throw_if_device_errors(Col const& col, cuda::stream_ref stream)
 }  // namespace detail
 
 /**
- * @brief Allocates the output on `stream`, decodes every row of a cascade and checks the device
- * error word of its distinct column.
- * @note synchronizes `stream`.
+ * @brief Allocates the output from `mr` on `stream`, decodes every row of a cascade and checks
+ * the device error words.
+ * @note synchronizes `stream`. Allocates only the output (the decode uses the cascade's scratch).
  * @throw decode_error if the device reported corrupt data; plus decode_column's exceptions.
  */
 template <class OffsetT = std::int64_t>
-string_column<OffsetT> decompress(device_cascaded_column const& col, cuda::stream_ref stream = {})
+string_column<OffsetT> decompress(device_cascaded_column const& col, cuda::stream_ref stream = {},
+                                  device_async_resource_ref mr = default_device_resource())
 {
   string_column<OffsetT> out;
   out.num_rows = col.num_rows();
-  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream);
-  out.chars    = device_buffer<char>(col.decoded_bytes(), stream);
+  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream, mr);
+  out.chars    = device_buffer<char>(col.decoded_bytes(), stream, mr);
   decode_column(col, out.view(), stream);
   detail::throw_if_device_errors(col, stream);
   return out;
@@ -255,12 +260,13 @@ class device_any_column {
  public:
   device_any_column() = default;
 
-  /** @brief Prepares whichever alternative `c` holds. @throw as the two prepare()s. */
-  static device_any_column prepare(any_column const& c, cuda::stream_ref stream = {}, prepare_options const& opt = {})
+  /** @brief Prepares whichever alternative `c` holds, allocating from `mr`. @throw as the two prepare()s. */
+  static device_any_column prepare(any_column const& c, cuda::stream_ref stream = {}, prepare_options const& opt = {},
+                                   device_async_resource_ref mr = default_device_resource())
   {
     device_any_column d;
-    if (c.is_cascade()) d.value_ = device_cascaded_column::prepare(c.cascade(), stream, opt);
-    else d.value_ = device_column::prepare(c.plain(), stream, opt);
+    if (c.is_cascade()) d.value_ = device_cascaded_column::prepare(c.cascade(), stream, opt, mr);
+    else d.value_ = device_column::prepare(c.plain(), stream, opt, mr);
     return d;
   }
   bool is_cascade() const noexcept { return std::holds_alternative<device_cascaded_column>(value_); }
@@ -268,7 +274,7 @@ class device_any_column {
   device_cascaded_column const& cascade() const { return std::get<device_cascaded_column>(value_); }
   std::uint64_t num_rows() const { return is_cascade() ? cascade().num_rows() : plain().num_rows(); }
   std::uint64_t decoded_bytes() const { return is_cascade() ? cascade().decoded_bytes() : plain().decoded_bytes(); }
-  /** @note synchronizes `stream`. */
+  /** @note synchronizes `stream` (no allocation). */
   std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
   {
     return is_cascade() ? cascade().read_and_clear_errors(stream) : plain().read_and_clear_errors(stream);
@@ -287,14 +293,16 @@ void decode_column(device_any_column const& col, string_column_view<OffsetT> out
 }
 
 /**
- * @brief Allocates, decodes every row of a plain or cascaded column and checks the error word.
+ * @brief Allocates the output from `mr`, decodes every row of a plain or cascaded column and
+ * checks the error word.
  * @note synchronizes `stream`.
  */
 template <class OffsetT = std::int64_t>
-string_column<OffsetT> decompress(device_any_column const& col, cuda::stream_ref stream = {})
+string_column<OffsetT> decompress(device_any_column const& col, cuda::stream_ref stream = {},
+                                  device_async_resource_ref mr = default_device_resource())
 {
-  if (col.is_cascade()) return decompress<OffsetT>(col.cascade(), stream);
-  return decompress<OffsetT>(col.plain(), stream);
+  if (col.is_cascade()) return decompress<OffsetT>(col.cascade(), stream, mr);
+  return decompress<OffsetT>(col.plain(), stream, mr);
 }
 
 }  // namespace fastpair

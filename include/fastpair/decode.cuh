@@ -3,7 +3,8 @@
 /**
  * @file decode.cuh
  * @brief Host API of the GPU decoder: decode_column() (stream-ordered, no allocation, no
- * synchronisation, graph-capturable) and decompress() (allocating convenience that checks errors).
+ * synchronisation, graph-capturable) and decompress() (allocating convenience that checks errors;
+ * it allocates from the memory resource it is given, default_device_resource() by default).
  *
  * Output is Arrow-style: `offsets[num_rows + 1]` (int32 or int64, offsets[0] == 0) and `chars`.
  */
@@ -36,7 +37,8 @@ struct string_column_view {
   std::uint64_t chars_capacity = 0;
 };
 
-/** @brief Owning device strings returned by decompress(). */
+/** @brief Owning device strings returned by decompress() (its buffers free their memory through the
+ *  resource they were allocated from, stream-ordered: offsets.memory_resource()). */
 template <class OffsetT>
 struct string_column {
   device_buffer<OffsetT> offsets;  ///< num_rows + 1
@@ -47,7 +49,8 @@ struct string_column {
   {
     return {offsets.data(), chars.data(), num_rows, chars.size()};
   }
-  /** @brief Copies to host Arrow-style strings. @note synchronizes `stream`. */
+  /** @brief Copies to host Arrow-style strings (pageable std::vector: no device or pinned
+   *  allocation). @note synchronizes `stream`. */
   host_strings to_host(cuda::stream_ref stream = {}) const
   {
     host_strings h;
@@ -177,21 +180,23 @@ void decode_column(device_column const& col, string_column_view<OffsetT> out, cu
 }
 
 /**
- * @brief Allocates the output on `stream`, decodes rows [row_begin, row_end), and checks the
- * device error word.
- * @note synchronizes `stream` (to read the error word).
+ * @brief Allocates the output from `mr` on `stream`, decodes rows [row_begin, row_end), and
+ * checks the device error word.
+ * @note synchronizes `stream` (to read the error word). Allocates only the output (offsets and
+ * chars, from `mr`; the column's own buffers were allocated by prepare).
+ * @param mr the resource of the output's buffers (it must outlive them)
  * @throw decode_error if the device reported corrupt data; plus decode_column's exceptions.
  */
 template <class OffsetT = std::int64_t, class Config = auto_config>
 string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
-                                  cuda::stream_ref stream = {})
+                                  cuda::stream_ref stream = {}, device_async_resource_ref mr = default_device_resource())
 {
   col.check_usable();
   col.check_rows(row_begin, row_end);
   string_column<OffsetT> out;
   out.num_rows = row_end - row_begin;
-  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream);
-  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end), stream);
+  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream, mr);
+  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end), stream, mr);
   decode_column<Config>(col, row_begin, row_end, out.view(), stream);
   if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
     throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
@@ -200,11 +205,12 @@ string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_be
   return out;
 }
 
-/** @brief Allocates and decodes every row. @see decompress(col, row_begin, row_end, stream) */
+/** @brief Allocates and decodes every row. @see decompress(col, row_begin, row_end, stream, mr) */
 template <class OffsetT = std::int64_t, class Config = auto_config>
-string_column<OffsetT> decompress(device_column const& col, cuda::stream_ref stream = {})
+string_column<OffsetT> decompress(device_column const& col, cuda::stream_ref stream = {},
+                                  device_async_resource_ref mr = default_device_resource())
 {
-  return decompress<OffsetT, Config>(col, 0, col.num_rows(), stream);
+  return decompress<OffsetT, Config>(col, 0, col.num_rows(), stream, mr);
 }
 
 }  // namespace fastpair

@@ -6,6 +6,8 @@
  * row offsets, error word in device memory).
  *
  * Preparation is the one place that allocates and copies; decoding (decode.cuh) does neither.
+ * Every device allocation of a column comes from the memory resource given to prepare() (and
+ * kept: memory_resource()), and goes back to it stream-ordered when the column is destroyed.
  */
 #pragma once
 
@@ -65,9 +67,12 @@ struct prepare_options {
  * fastpair::decode_column(dcol, out_view, stream);            // async, no allocation
  * @endcode
  *
- * Lifetime: the device memory is freed on the preparation stream (stream-ordered), and the
- * destructor waits for that stream before it destroys the texture objects of the texture
- * gathers. Work that reads the column on other streams must be ordered before its destruction.
+ * Lifetime: the destructor does not block. The device memory goes back to its resource on the
+ * preparation stream (stream-ordered), and the texture objects of the texture gathers are
+ * destroyed once the work queued on that stream before the destruction has finished (an event;
+ * release_deferred_resources()). Work that reads the column on other streams must be ordered
+ * before its destruction (an event the preparation stream waits for), and the memory resource
+ * must outlive the column.
  */
 class device_column {
  public:
@@ -102,18 +107,23 @@ class device_column {
    * @brief Validates `col`, builds the planes for W, widens the codes to u16 and uploads
    * everything on `stream`. If the column has no sidecar (or `opt.regenerate_sidecar`), the
    * sidecar is computed on the GPU (per-segment length sums + cub::DeviceScan).
-   * @note Host buffers are copied before return (pageable copies); the upload and the GPU builds
-   * are ordered on `stream`. To decode on another stream, make it wait for `stream` first (an
-   * event, or a synchronisation): a cudaStreamNonBlocking stream does not wait for the legacy
+   * @note Allocates every device buffer of the column from `mr` on `stream` (kept by the column,
+   * which frees them through it); host buffers are copied before return (pageable copies, which
+   * CUDA may stage by waiting for `stream`: no explicit synchronisation); the upload and the GPU
+   * builds are ordered on `stream`. To decode on another stream, make it wait for `stream` first
+   * (an event, or a synchronisation): a cudaStreamNonBlocking stream does not wait for the legacy
    * default stream, which is `stream`'s default.
-   * @throw format_error if the column is invalid; logic_error on bad options; cuda_error.
+   * @param mr the resource of every device allocation (it must outlive the column)
+   * @throw format_error if the column is invalid; logic_error on bad options; cuda_error; what `mr` throws.
    */
   static device_column prepare(compressed_column const& col, cuda::stream_ref stream = {},
-                               prepare_options const& opt = {})
+                               prepare_options const& opt = {},
+                               device_async_resource_ref mr = default_device_resource())
   {
     if (opt.validate) validate(col);
     else validate_structure(col);  // always: what keeps the host and device reads in bounds
     device_column d;
+    d.mr_ = mr;
     FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
     d.kind_       = col.kind;
     d.num_codes_  = col.num_codes;
@@ -130,10 +140,10 @@ class device_column {
     dictionary_planes const planes = build_planes(col.kind, col.dict, w);
     auto const codes               = unpack_codes(col);
 
-    d.codes_       = detail::upload(codes, stream);
-    d.lo_ptr_      = detail::upload_texture_aligned(planes.lo, d.lo_, stream);
-    d.hi_          = detail::upload(planes.hi, stream);
-    d.lengths_ptr_ = detail::upload_texture_aligned(planes.lengths, d.lengths_, stream);
+    d.codes_       = detail::upload(codes, stream, mr);
+    d.lo_ptr_      = detail::upload_texture_aligned(planes.lo, d.lo_, stream, mr);
+    d.hi_          = detail::upload(planes.hi, stream, mr);
+    d.lengths_ptr_ = detail::upload_texture_aligned(planes.lengths, d.lengths_, stream, mr);
     // Texture objects over the low plane and the lengths, for the texture gather strategies
     // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
     auto const u32 = cudaChannelFormatKindUnsigned;
@@ -141,29 +151,29 @@ class device_column {
                                     w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
                                     stream);
     d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
-    d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream);
-    d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream);
+    d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream, mr);
+    d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream, mr);
     if (opt.row_lengths) d.upload_row_lengths(stream);
-    d.error_   = device_buffer<std::uint32_t>(1, stream);
+    d.error_   = device_buffer<std::uint32_t>(1, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
 
     std::uint64_t const nseg = col.sidecar_entries();
     if (!col.sidecar.empty() && !opt.regenerate_sidecar) {
       std::vector<std::uint64_t> sc(col.sidecar);
       sc.push_back(col.decoded_bytes());  // end sentinel: the last segment's end check
-      d.sidecar_ = detail::upload(sc, stream);
+      d.sidecar_ = detail::upload(sc, stream, mr);
     } else {
-      d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream);
+      d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
       d.regenerate_sidecar(stream);
     }
     if (opt.length_stream) d.build_length_stream(stream);
     if (opt.fused_codes && code_space(col.kind) <= 4096) d.build_fused_codes(stream);
     if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket())) {
       split_stream s = build_split_stream(col, codes, d.stride_);
-      d.split_words_            = detail::upload(s.words, stream);
-      d.split_sidecar_          = detail::upload(s.sidecar, stream);
-      d.split_lo_ptr_           = detail::upload_texture_aligned(s.planes.lo, d.split_lo_, stream);
-      d.split_lengths_          = detail::upload(s.planes.lengths, stream);
+      d.split_words_            = detail::upload(s.words, stream, mr);
+      d.split_sidecar_          = detail::upload(s.sidecar, stream, mr);
+      d.split_lo_ptr_           = detail::upload_texture_aligned(s.planes.lo, d.split_lo_, stream, mr);
+      d.split_lengths_          = detail::upload(s.planes.lengths, stream, mr);
       d.split_lo_tex_           = texture_object(d.split_lo_ptr_, s.planes.lo.size(),
                                                  cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned), stream);
       d.split_num_codes_        = s.words.size();
@@ -232,12 +242,16 @@ class device_column {
    * @brief Builds the fused code stream on the GPU (what prepare() does for OnPair-12 and
    * FSST-12 columns unless prepare_options::fused_codes is false): word i holds code i in bits
    * 0..11 and its token length - 1 in bits 12..15, 16 zero bytes of padding past the end.
-   * Asynchronous. @throw logic_error if the codec has more than 4 096 codes.
+   * Asynchronous (no synchronisation); allocates the stream (2 bytes per code) on `stream` from
+   * the column's memory_resource(). @throw logic_error if the codec has more than 4 096 codes.
    */
-  void build_fused_codes(cuda::stream_ref stream = {})
+  void build_fused_codes(cuda::stream_ref stream = {}) { build_fused_codes(stream, mr_); }
+  /** @brief build_fused_codes(stream), allocating from `mr` (which must outlive the column). */
+  void build_fused_codes(cuda::stream_ref stream, device_async_resource_ref mr)
   {
+    check_usable();
     FASTPAIR_EXPECTS(code_space(kind_) <= 4096, "fused codes need a dictionary of at most 4096 entries");
-    code_words_ = device_buffer<std::uint16_t>(num_codes_ + 8, stream);
+    code_words_ = device_buffer<std::uint16_t>(num_codes_ + 8, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_words_.data(), 0, (num_codes_ + 8) * sizeof(std::uint16_t), stream.get()));
     if (num_codes_ > 0) {
       unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((num_codes_ + 255) / 256, 4096));
@@ -251,12 +265,16 @@ class device_column {
   /**
    * @brief Builds the per-code length stream on the GPU (what prepare() does unless
    * prepare_options::length_stream is false): 4 bits per code, 8 codes per 32-bit word, 16 zero
-   * bytes of padding past the end. Asynchronous.
+   * bytes of padding past the end. Asynchronous (no synchronisation); allocates the stream
+   * (half a byte per code) on `stream` from the column's memory_resource().
    */
-  void build_length_stream(cuda::stream_ref stream = {})
+  void build_length_stream(cuda::stream_ref stream = {}) { build_length_stream(stream, mr_); }
+  /** @brief build_length_stream(stream), allocating from `mr` (which must outlive the column). */
+  void build_length_stream(cuda::stream_ref stream, device_async_resource_ref mr)
   {
+    check_usable();
     std::uint64_t const words = (num_codes_ + 7) / 8;
-    code_lengths_             = device_buffer<std::uint32_t>(words + 4, stream);
+    code_lengths_             = device_buffer<std::uint32_t>(words + 4, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(code_lengths_.data(), 0, (words + 4) * sizeof(std::uint32_t), stream.get()));
     if (words > 0) {
       unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((words + 255) / 256, 4096));
@@ -268,12 +286,17 @@ class device_column {
 
   /**
    * @brief Recomputes the sidecar on the GPU from the codes and lengths (what prepare() does for a
-   * column stored without one). Asynchronous; allocates CUB temp storage on `stream`.
+   * column stored without one). Asynchronous (no synchronisation); allocates temporaries (the
+   * segment lengths and CUB temp storage, freed stream-ordered before it returns) on `stream`
+   * from the column's memory_resource().
    */
-  void regenerate_sidecar(cuda::stream_ref stream = {})
+  void regenerate_sidecar(cuda::stream_ref stream = {}) { regenerate_sidecar(stream, mr_); }
+  /** @brief regenerate_sidecar(stream), its temporaries allocated from `mr`. */
+  void regenerate_sidecar(cuda::stream_ref stream, device_async_resource_ref mr)
   {
+    check_usable();
     std::uint64_t const nseg = num_segments();
-    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream);
+    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
     if (nseg > 0) {
       unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
@@ -282,7 +305,7 @@ class device_column {
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
                                                      sidecar_.data(), nseg + 1, stream.get()));
-    device_buffer<unsigned char> temp(temp_bytes, stream);
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(),
                                                      sidecar_.data(), nseg + 1, stream.get()));
   }
@@ -291,6 +314,9 @@ class device_column {
   bool prepared() const noexcept { return error_.data() != nullptr; }
   /** @brief The CUDA device the column was prepared on (-1 if not prepared). */
   int device() const noexcept { return device_; }
+  /** @brief The memory resource the column's device memory came from (prepare's `mr`); the
+   *  build_* methods allocate from it by default. */
+  device_async_resource_ref memory_resource() const noexcept { return mr_; }
 
   /**
    * @brief Checks that the column can be read on the current device: it is prepared, and the
@@ -362,7 +388,7 @@ class device_column {
 
   /**
    * @brief Reads the device error word (decode_error_bits) and clears it.
-   * @note synchronizes `stream`.
+   * @note synchronizes `stream` (the word is copied to the host; no allocation).
    */
   std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
   {
@@ -395,7 +421,7 @@ class device_column {
       if (row_length_bytes_ == 1) bytes[r] = static_cast<std::uint8_t>(len);
       else std::memcpy(&bytes[2 * r], &len, 2);  // little-endian u16, as the kernel reads it
     }
-    row_lengths_ = detail::upload(bytes, stream);
+    row_lengths_ = detail::upload(bytes, stream, mr_);
   }
 
   /** Calls launch(view<W>()) for the column's W (a kernel launch), then checks the launch. */
@@ -410,6 +436,7 @@ class device_column {
   codec kind_               = codec::onpair16;
   int device_               = -1;  // the CUDA device of prepare()
   int w_                    = 8;
+  device_async_resource_ref mr_ = default_device_resource();  // prepare()'s resource
   std::uint64_t num_codes_  = 0;
   std::uint32_t num_tokens_ = 0;
   std::uint32_t stride_     = default_sidecar_stride;

@@ -13,6 +13,10 @@
  *   pinned, any size): pinned staging, a copy stream and a compute stream, the copy of batch k+1
  *   overlapped with parsing batch k; a record cut by a batch end is carried into the next batch.
  *
+ * Device memory (outputs, scratch, CUB temp storage, the streamer's windows) comes from the `mr`
+ * argument of each entry point (default_device_resource() by default), the streamer's pinned
+ * staging from its `host_mr` (default_host_resource()).
+ *
  * No pass over the input is sequential: see detail/kernels/dsv_kernel.cuh and docs/DSV.md.
  * Errors: the first error in input order is thrown as `dsv_error` (kind, byte offset, 1-based
  * record number counting the header), exactly as the reference reports it.
@@ -31,6 +35,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -68,7 +73,8 @@ struct device_dsv_table {
 
   std::size_t num_fields() const noexcept { return columns.size(); }
 
-  /** @brief Copies to a host dsv_table (compare with parse_dsv_reference). @note synchronizes. */
+  /** @brief Copies to a host dsv_table (compare with parse_dsv_reference; pageable host memory, no
+   *  device allocation). @note synchronizes `stream`. */
   dsv_table to_host(cuda::stream_ref stream = {}) const
   {
     dsv_table t;
@@ -93,11 +99,11 @@ struct dsv_pass_options {
 
 /** @brief Temporary storage for one cub call, sized on demand. */
 template <class Call>
-void cub_call(Call&& call, cudaStream_t s)
+void cub_call(Call&& call, cudaStream_t s, device_async_resource_ref mr)
 {
   std::size_t bytes = 0;
   FASTPAIR_CUDA_TRY(call(nullptr, bytes));
-  device_buffer<unsigned char> tmp(std::max<std::size_t>(bytes, 1), s);
+  device_buffer<unsigned char> tmp(std::max<std::size_t>(bytes, 1), s, mr);
   FASTPAIR_CUDA_TRY(call(tmp.data(), bytes));
 }
 
@@ -132,7 +138,8 @@ struct dsv_scratch {
  * @note synchronizes `s` (twice: the totals, then the status with the last record's end).
  */
 inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, dsv_dialect const& d,
-                                     dsv_pass_options const& opt, dsv_scratch* scratch, cudaStream_t s)
+                                     dsv_pass_options const& opt, dsv_scratch* scratch, cudaStream_t s,
+                                     device_async_resource_ref mr)
 {
   using namespace dsv_gpu;
   gpu_dfa const m          = make_gpu_dfa(d);  // validates the dialect
@@ -141,17 +148,17 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
   unsigned const blocks      = grid_for(chunks, block_threads);
 
   // Pass 1 + scan: each chunk's start state.
-  device_buffer<std::uint32_t> tv(chunks, s), start(chunks, s);
+  device_buffer<std::uint32_t> tv(chunks, s, mr), start(chunks, s, mr);
   dsv_tv_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, tv.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   cub_call([&](void* t, std::size_t& b) {
     return cub::DeviceScan::ExclusiveScan(t, b, tv.data(), start.data(), compose_op{},
                                           dsv::transition_vector::identity().bits, chunks, s);
-  }, s);
+  }, s, mr);
 
   // Pass 2 + scan of the block sums (one extra zero entry gives the totals).
-  device_buffer<std::uint32_t> packed(chunks, s);
-  device_buffer<counts> block_counts(blocks + 1, s), block_base(blocks + 1, s);
+  device_buffer<std::uint32_t> packed(chunks, s, mr);
+  device_buffer<counts> block_counts(blocks + 1, s, mr), block_base(blocks + 1, s, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(block_counts.data() + blocks, 0, sizeof(counts), s));
   dsv_count_kernel<<<blocks, block_threads, 0, s>>>(m, in, n, chunks, opt.at_end, start.data(), packed.data(),
                                                      block_counts.data());
@@ -159,7 +166,7 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
   cub_call([&](void* t, std::size_t& b) {
     return cub::DeviceScan::ExclusiveScan(t, b, block_counts.data(), block_base.data(), counts_sum{}, counts{},
                                           blocks + 1, s);
-  }, s);
+  }, s, mr);
   counts const total = read_one(block_base.data() + blocks, s);
 
   // Pass 3: the writes.
@@ -167,11 +174,11 @@ inline dsv_boundaries dsv_parse_pass(unsigned char const* in, std::uint64_t n, d
   out.num_fields      = total.fields;
   out.num_records     = total.records;
   out.kept_bytes      = total.bytes;
-  out.field_kept_ends = device_buffer<std::uint64_t>(total.fields, s);
-  if (opt.input_ends) out.field_ends = device_buffer<std::uint64_t>(total.fields, s);
-  out.record_fields = device_buffer<std::uint64_t>(total.records, s);
-  out.record_ends   = device_buffer<std::uint64_t>(total.records, s);
-  device_buffer<status> st(1, s);
+  out.field_kept_ends = device_buffer<std::uint64_t>(total.fields, s, mr);
+  if (opt.input_ends) out.field_ends = device_buffer<std::uint64_t>(total.fields, s, mr);
+  out.record_fields = device_buffer<std::uint64_t>(total.records, s, mr);
+  out.record_ends   = device_buffer<std::uint64_t>(total.records, s, mr);
+  device_buffer<status> st(1, s, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(status), s));
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(&st.data()->first_bad_record, 0xFF, sizeof(std::uint64_t), s));
   write_targets const wt{out.field_kept_ends.data(), opt.input_ends ? out.field_ends.data() : nullptr,
@@ -248,7 +255,8 @@ struct dsv_pending {
  * @note synchronizes `s` only for a header record (its bytes are parsed on the host).
  */
 inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
-                                         bool header, cudaStream_t s, std::int64_t* host_sizes)
+                                         bool header, cudaStream_t s, std::int64_t* host_sizes,
+                                         device_async_resource_ref mr)
 {
   using namespace dsv_gpu;
   dsv_pending p;
@@ -262,7 +270,7 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
   t.columns.resize(ncols);
   for (auto& c : t.columns) {
     c.num_rows = rows;
-    c.offsets  = device_buffer<std::int64_t>(rows + 1, s);
+    c.offsets  = device_buffer<std::int64_t>(rows + 1, s, mr);
   }
   if (p.first_data) {  // the header record: parse its input bytes on the host with the reference
     std::uint64_t const end = std::min<std::uint64_t>(sc.n, read_one(b.record_ends.data(), s) + 1);
@@ -277,7 +285,7 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
   if (rows == 0 || ncols == 0) {
     for (auto& c : t.columns) {
       FASTPAIR_CUDA_TRY(cudaMemsetAsync(c.offsets.data(), 0, sizeof(std::int64_t), s));
-      c.chars = device_buffer<char>(0, s);
+      c.chars = device_buffer<char>(0, s, mr);
     }
     p.done = true;
     return p;
@@ -286,19 +294,19 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
   // kernel that subtracts each column's base and gathers the column sizes for one copy back.
   p.targets.resize(ncols);
   for (std::uint64_t j = 0; j < ncols; ++j) p.targets[j] = {t.columns[j].offsets.data(), nullptr};
-  p.d_targets = device_buffer<column_target>(ncols, s);
-  p.d_sizes   = device_buffer<std::int64_t>(ncols, s);
+  p.d_targets = device_buffer<column_target>(ncols, s, mr);
+  p.d_sizes   = device_buffer<std::int64_t>(ncols, s, mr);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p.d_targets.data(), p.targets.data(), ncols * sizeof(column_target),
                                     cudaMemcpyHostToDevice, s));
   std::uint64_t const items = rows * ncols;
   FASTPAIR_EXPECTS(items <= static_cast<std::uint64_t>(INT64_MAX), "parse_dsv: too many fields");
-  device_buffer<std::int64_t> running(items, s);
+  device_buffer<std::int64_t> running(items, s, mr);
   dsv_lengths_kernel<<<grid_for(items, block_threads), block_threads, 0, s>>>(b.field_kept_ends.data(), rows, ncols,
                                                                              p.fpr, p.first_data, running.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   cub_call([&](void* tmp, std::size_t& bytes) {  // in place
     return cub::DeviceScan::InclusiveSum(tmp, bytes, running.data(), running.data(), static_cast<std::int64_t>(items), s);
-  }, s);
+  }, s, mr);
   dsv_offsets_kernel<<<grid_for((rows + 1) * ncols, block_threads), block_threads, 0, s>>>(
     running.data(), rows, ncols, p.d_targets.data(), p.d_sizes.data());
   FASTPAIR_CUDA_TRY(cudaGetLastError());
@@ -313,13 +321,14 @@ inline dsv_pending dsv_materialize_begin(dsv_boundaries const& b, dsv_scratch co
  * third walk over the input, no intermediate buffer).
  */
 inline device_dsv_table dsv_materialize_end(dsv_pending&& p, dsv_boundaries const& b, dsv_scratch const& sc,
-                                            std::int64_t const* host_sizes, cudaStream_t s)
+                                            std::int64_t const* host_sizes, cudaStream_t s,
+                                            device_async_resource_ref mr)
 {
   using namespace dsv_gpu;
   if (p.done) return std::move(p.table);
   device_dsv_table& t = p.table;
   for (std::uint64_t j = 0; j < p.ncols; ++j) {
-    t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(host_sizes[j]), s);
+    t.columns[j].chars = device_buffer<char>(static_cast<std::size_t>(host_sizes[j]), s, mr);
     p.targets[j].chars = t.columns[j].chars.data();
   }
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p.d_targets.data(), p.targets.data(), p.ncols * sizeof(column_target),
@@ -342,12 +351,12 @@ inline device_dsv_table dsv_materialize_end(dsv_pending&& p, dsv_boundaries cons
  * @note synchronizes `s` (to size each column's chars; and for a header record).
  */
 inline device_dsv_table dsv_materialize(dsv_boundaries const& b, dsv_scratch const& sc, dsv_dialect const& d,
-                                        bool header, cudaStream_t s)
+                                        bool header, cudaStream_t s, device_async_resource_ref mr)
 {
   std::vector<std::int64_t> sizes(std::max<std::uint64_t>(b.num_columns, 1));
-  dsv_pending p = dsv_materialize_begin(b, sc, d, header, s, sizes.data());
+  dsv_pending p = dsv_materialize_begin(b, sc, d, header, s, sizes.data(), mr);
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  return dsv_materialize_end(std::move(p), b, sc, sizes.data(), s);
+  return dsv_materialize_end(std::move(p), b, sc, sizes.data(), s, mr);
 }
 
 /**
@@ -390,16 +399,18 @@ inline void parallel_memcpy(void* dst, void const* src, std::size_t n, unsigned 
  *                 record_ends {3, 7}, num_columns 2
  * @endcode
  * @param stream CUDA stream on which to perform the work
+ * @param mr the resource of the boundaries' buffers (it must outlive them) and of the temporaries
  * @note synchronizes `stream` (the output sizes and the error status are read back).
  * @throw dsv_error (a format_error) on malformed input, naming byte offset and record number;
  *        logic_error on an invalid dialect; cuda_error.
  */
 inline dsv_boundaries parse_dsv_boundaries(char const* bytes, std::uint64_t n, dsv_dialect const& d,
-                                           cuda::stream_ref stream = {})
+                                           cuda::stream_ref stream = {},
+                                           device_async_resource_ref mr = default_device_resource())
 {
   detail::dsv_pass_options opt;
   opt.header = d.header;
-  return detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, nullptr, stream.get());
+  return detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, nullptr, stream.get(), mr);
 }
 
 /**
@@ -411,20 +422,22 @@ inline dsv_boundaries parse_dsv_boundaries(char const* bytes, std::uint64_t n, d
  * "x,\"a\"\"b\"\n1,\n" -> columns[0] {"x", "1"}, columns[1] {"a\"b", ""}, num_records 2
  * @endcode
  * @param stream CUDA stream on which to perform the work
+ * @param mr the resource of the columns' buffers (it must outlive them) and of the temporaries
  * @note synchronizes `stream` several times (sizes, error status, column sizes); the last kernel
  *       may still run when it returns (stream-ordered).
  * @throw dsv_error (a format_error) on malformed input; logic_error on an invalid dialect; cuda_error.
  */
 inline device_dsv_table parse_dsv(char const* bytes, std::uint64_t n, dsv_dialect const& d,
-                                  cuda::stream_ref stream = {})
+                                  cuda::stream_ref stream = {},
+                                  device_async_resource_ref mr = default_device_resource())
 {
   detail::dsv_pass_options opt;
   opt.header     = d.header;
   opt.input_ends = false;
   detail::dsv_scratch scratch;
   dsv_boundaries const b =
-    detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, &scratch, stream.get());
-  return detail::dsv_materialize(b, scratch, d, d.header, stream.get());
+    detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(bytes), n, d, opt, &scratch, stream.get(), mr);
+  return detail::dsv_materialize(b, scratch, d, d.header, stream.get(), mr);
 }
 
 /** @brief How parse_dsv_streamed() cuts and copies. */
@@ -460,10 +473,18 @@ struct dsv_batch {
  *
  * Keeps its streams, events, pinned staging and device windows between calls to parse() (pinning
  * hundreds of MB costs far more than copying them): reuse one streamer for many inputs.
+ *
+ * Memory: every device allocation (windows, parse buffers, each batch's boundaries, scratch and
+ * columns) comes from `mr`, the pinned staging (two batches, pageable input only) and the column
+ * sizes read back from `host_mr` (a pinned resource keeps the copies asynchronous; a pageable one
+ * works, with synchronous copies). Both must outlive the streamer. The streamer creates three
+ * streams of its own (cudaStreamNonBlocking); parse() and the destructor synchronize them.
  */
 class dsv_streamer {
  public:
-  explicit dsv_streamer(dsv_stream_options const& opt = {}) : opt_(opt)
+  explicit dsv_streamer(dsv_stream_options const& opt = {}, device_async_resource_ref mr = default_device_resource(),
+                        host_resource_ref host_mr = default_host_resource())
+    : opt_(opt), mr_(mr), host_mr_(host_mr)
   {
     FASTPAIR_EXPECTS(opt.batch_bytes >= 1, "dsv_streamer: batch_bytes must be >= 1");
     FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking));
@@ -478,6 +499,9 @@ class dsv_streamer {
   }
   dsv_streamer(dsv_streamer const&)            = delete;
   dsv_streamer& operator=(dsv_streamer const&) = delete;
+  /** @brief Blocks: waits for the streamer's own streams, frees its buffers through its resources
+   *  (the default pinned resource's cudaFreeHost may synchronize the device) and destroys its
+   *  streams and events. */
   ~dsv_streamer()
   {
     (void)cudaStreamSynchronize(copy_);
@@ -487,8 +511,8 @@ class dsv_streamer {
     for (auto& b : parse_) b = device_buffer<char>();
     (void)cudaStreamSynchronize(compute_);
     for (int i = 0; i < 2; ++i) {
-      if (staging_[i]) (void)cudaFreeHost(staging_[i]);
-      if (sizes_[i]) (void)cudaFreeHost(sizes_[i]);
+      if (staging_[i]) host_mr_.deallocate(staging_[i], staging_bytes_, host_alignment);
+      if (sizes_[i]) host_mr_.deallocate(sizes_[i], sizes_cap_[i] * sizeof(std::int64_t), host_alignment);
       (void)cudaEventDestroy(copied_[i]);
       (void)cudaEventDestroy(consumed_[i]);
       (void)cudaEventDestroy(sized_[i]);
@@ -502,6 +526,10 @@ class dsv_streamer {
   /**
    * @brief Parses `input`; `callback(dsv_batch const&)` is called once per batch in input order
    * (a batch may hold no complete record). Returns when every batch is parsed.
+   * @note Blocks: synchronizes the streamer's own streams (per batch, and before it returns), never
+   * a stream of the caller's. Allocates from the streamer's resources: windows and parse buffers
+   * (kept), each batch's device data (freed on dsv_batch::stream after its callback), staging
+   * (kept; grown when a larger batch needs it).
    * @throw dsv_error for the first error in input order, as parse_dsv(); logic_error; cuda_error.
    */
   template <class Callback>
@@ -581,7 +609,7 @@ class dsv_streamer {
       device_dsv_table table;
       if (opt_.materialize) {
         FASTPAIR_CUDA_TRY(cudaEventSynchronize(sized_[f.sizes_slot]));
-        table = detail::dsv_materialize_end(std::move(f.mat), f.b, f.scratch, sizes_[f.sizes_slot], mat_);
+        table = detail::dsv_materialize_end(std::move(f.mat), f.b, f.scratch, sizes_[f.sizes_slot], mat_, mr_);
         FASTPAIR_CUDA_TRY(cudaEventRecord(scattered_[f.buffer], mat_));
       }
       // The batch is complete on mat_ (its parse finished before anything of it was queued there):
@@ -609,7 +637,7 @@ class dsv_streamer {
         std::size_t const lo = edges[w], len = edges[w + 1] - lo;
         std::size_t const need = carry + len;
         if (parse_[cur].size() < need) {  // grow, keeping the carry
-          device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), compute_);
+          device_buffer<char> bigger(std::max(need, std::min(n, 2 * B)), compute_, mr_);
           if (carry)
             FASTPAIR_CUDA_TRY(cudaMemcpyAsync(bigger.data(), parse_[cur].data(), carry, cudaMemcpyDeviceToDevice, compute_));
           parse_[cur] = std::move(bigger);
@@ -635,7 +663,7 @@ class dsv_streamer {
         in_flight next;
         try {
           next.b = detail::dsv_parse_pass(reinterpret_cast<unsigned char const*>(parse_[cur].data()), need, d, po,
-                                          opt_.materialize ? &next.scratch : nullptr, compute_);
+                                          opt_.materialize ? &next.scratch : nullptr, compute_, mr_);
         } catch (...) {
           if (pending) deliver();  // every batch before the error reaches the callback
           throw;
@@ -652,7 +680,7 @@ class dsv_streamer {
         if (opt_.materialize) {
           // b and the scratch were written on compute_, which dsv_parse_pass has synchronised.
           reserve_sizes(next.sizes_slot, b.num_columns);
-          next.mat = detail::dsv_materialize_begin(b, next.scratch, d, po.header, mat_, sizes_[next.sizes_slot]);
+          next.mat = detail::dsv_materialize_begin(b, next.scratch, d, po.header, mat_, sizes_[next.sizes_slot], mr_);
           FASTPAIR_CUDA_TRY(cudaEventRecord(sized_[next.sizes_slot], mat_));
         }
         std::size_t const next_carry = po.at_end ? 0 : need - b.consumed_bytes;
@@ -662,7 +690,7 @@ class dsv_streamer {
           // parse_[other] was batch w - 2's input: its scatter must be done before it is overwritten.
           FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(compute_, scattered_[other], 0));
           if (parse_[other].size() < next_carry + next_len)
-            parse_[other] = device_buffer<char>(next_carry + std::max(next_len, B), compute_);
+            parse_[other] = device_buffer<char>(next_carry + std::max(next_len, B), compute_, mr_);
           FASTPAIR_CUDA_TRY(cudaMemcpyAsync(parse_[other].data(), parse_[cur].data() + b.consumed_bytes, next_carry,
                                             cudaMemcpyDeviceToDevice, compute_));
         } else {
@@ -691,17 +719,25 @@ class dsv_streamer {
   {
     if (window_[0].size() < bytes) {
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(copy_));
-      for (auto& w : window_) w = device_buffer<char>(bytes, compute_);
+      for (auto& w : window_) w = device_buffer<char>(bytes, compute_, mr_);
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(compute_));  // the windows exist before the copy stream uses them
     }
     if (staging && staging_bytes_ < bytes) {
       for (auto& s : staging_) {
-        if (s) FASTPAIR_CUDA_TRY(cudaFreeHost(s));
+        if (s) host_mr_.deallocate(s, staging_bytes_, host_alignment);
         s = nullptr;
       }
-      staging_bytes_ = 0;
-      for (auto& s : staging_) FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&s), bytes));
-      staging_bytes_ = bytes;
+      staging_bytes_ = bytes;  // the size of every non-null staging buffer
+      try {
+        for (auto& s : staging_) s = static_cast<char*>(host_mr_.allocate(bytes, host_alignment));
+      } catch (...) {
+        for (auto& s : staging_) {
+          if (s) host_mr_.deallocate(s, bytes, host_alignment);
+          s = nullptr;
+        }
+        staging_bytes_ = 0;
+        throw;
+      }
     }
   }
 
@@ -727,15 +763,19 @@ class dsv_streamer {
   void reserve_sizes(int i, std::uint64_t ncols)
   {
     if (sizes_cap_[i] >= std::max<std::uint64_t>(ncols, 1)) return;
-    if (sizes_[i]) FASTPAIR_CUDA_TRY(cudaFreeHost(sizes_[i]));
+    if (sizes_[i]) host_mr_.deallocate(sizes_[i], sizes_cap_[i] * sizeof(std::int64_t), host_alignment);
     sizes_[i]     = nullptr;
     sizes_cap_[i] = 0;
     std::uint64_t const cap = std::max<std::uint64_t>(ncols, 64);
-    FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&sizes_[i]), cap * sizeof(std::int64_t)));
+    sizes_[i]     = static_cast<std::int64_t*>(host_mr_.allocate(cap * sizeof(std::int64_t), host_alignment));
     sizes_cap_[i] = cap;
   }
 
+  static constexpr std::size_t host_alignment = alignof(std::max_align_t);
+
   dsv_stream_options opt_;
+  device_async_resource_ref mr_;
+  host_resource_ref host_mr_;
   cudaStream_t copy_ = nullptr, compute_ = nullptr, mat_ = nullptr;
   cudaEvent_t copied_[2] = {nullptr, nullptr}, consumed_[2] = {nullptr, nullptr};
   cudaEvent_t sized_[2]  = {nullptr, nullptr};           // column sizes of a batch copied back
@@ -748,19 +788,23 @@ class dsv_streamer {
   device_buffer<char> parse_[3];
 };
 
-/** @brief A one-shot dsv_streamer: `dsv_streamer(opt).parse(input, d, callback)`. @see dsv_streamer */
+/** @brief A one-shot dsv_streamer: `dsv_streamer(opt, mr, host_mr).parse(input, d, callback)`.
+ *  @see dsv_streamer */
 template <class Callback>
 void parse_dsv_streamed(std::string_view input, dsv_dialect const& d, Callback&& callback,
-                        dsv_stream_options const& opt = {})
+                        dsv_stream_options const& opt = {}, device_async_resource_ref mr = default_device_resource(),
+                        host_resource_ref host_mr = default_host_resource())
 {
-  dsv_streamer(opt).parse(input, d, std::forward<Callback>(callback));
+  dsv_streamer(opt, mr, host_mr).parse(input, d, std::forward<Callback>(callback));
 }
 
 /**
  * @brief parse_dsv_streamed() into a host dsv_table (each batch's columns copied back and appended):
  * for tests and small inputs; the same result as parse_dsv_reference().
  */
-inline dsv_table parse_dsv_streamed_to_host(std::string_view input, dsv_dialect const& d, dsv_stream_options opt = {})
+inline dsv_table parse_dsv_streamed_to_host(std::string_view input, dsv_dialect const& d, dsv_stream_options opt = {},
+                                            device_async_resource_ref mr = default_device_resource(),
+                                            host_resource_ref host_mr = default_host_resource())
 {
   opt.materialize = true;
   dsv_table t;
@@ -785,7 +829,7 @@ inline dsv_table parse_dsv_streamed_to_host(std::string_view input, dsv_dialect 
       for (std::size_t i = 1; i < src.offsets.size(); ++i) dst.offsets.push_back(base + src.offsets[i]);
     }
     t.num_records += part.num_records;
-  }, opt);
+  }, opt, mr, host_mr);
   return t;
 }
 

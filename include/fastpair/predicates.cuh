@@ -21,8 +21,11 @@
  * the device column was prepared from, or any column with the same codec and dictionary):
  * literals are encoded by `encode_literals`, patterns become `like_matcher` token tables. The
  * prepared objects upload these once and can be evaluated on any device column with that
- * dictionary, any number of times. Everything is stream-ordered: `prepare` allocates and copies
- * (pageable host memory, copied before it returns), `evaluate` only launches one kernel.
+ * dictionary, any number of times. Everything is stream-ordered: `prepare` allocates (from its
+ * `mr` argument, default_device_resource() by default; the prepared object keeps the memory and
+ * frees it through that resource) and copies (pageable host memory, copied before it returns),
+ * `evaluate` only launches one kernel (no allocation, no synchronisation). The one-shot select_*
+ * functions prepare a temporary predicate from their `mr` and free it stream-ordered.
  * Preconditions as in predicates.hpp: equality / IN need the canonical parse `encode()` produces.
  * Design and table sizes: detail/kernels/predicate_kernel.cuh and docs/PREDICATES.md.
  */
@@ -94,11 +97,13 @@ class device_literal_set {
 
   /**
    * @brief Encodes `literals` with `host`'s dictionary and uploads them on `stream`. Duplicates
-   * are fine; an empty list selects nothing.
+   * are fine; an empty list selects nothing. Allocates from `mr` on `stream` (no synchronisation
+   * beyond the pageable uploads' staging).
    * @throw format_error if the dictionary is not valid for its codec; cuda_error.
    */
   static device_literal_set prepare(compressed_column const& host, std::vector<std::string_view> const& literals,
-                                    cuda::stream_ref stream = {})
+                                    cuda::stream_ref stream = {},
+                                    device_async_resource_ref mr = default_device_resource())
   {
     device_literal_set s;
     s.kind_       = host.kind;
@@ -117,15 +122,16 @@ class device_literal_set {
       offsets.push_back(codes.size());
       bytes.push_back(lits[i].bytes);
     }
-    s.codes_   = detail::upload(codes, stream);
-    s.offsets_ = detail::upload(offsets, stream);
-    s.bytes_   = detail::upload(bytes, stream);
+    s.codes_   = detail::upload(codes, stream, mr);
+    s.offsets_ = detail::upload(offsets, stream, mr);
+    s.bytes_   = detail::upload(bytes, stream, mr);
     return s;
   }
 
   /**
    * @brief Writes the bitmask of the rows of `col` equal to one of the literals into `words`
-   * (ceil(num_rows / 64) device words, all written; no clear needed). Asynchronous.
+   * (ceil(num_rows / 64) device words, all written; no clear needed). Asynchronous: no
+   * allocation, no synchronisation.
    * @throw logic_error if `col` has another codec or dictionary size; cuda_error.
    */
   device_bitmask evaluate(device_column const& col, std::uint64_t* words, cuda::stream_ref stream = {}) const
@@ -168,11 +174,12 @@ class device_like_predicate {
    * @brief Builds the token table of `kind` / `pattern` on the host and uploads it on `stream`.
    * When the table would exceed `opt.max_table_bytes` (u16 size, as on the host) or S > 65 535,
    * no table is built and evaluate() accepts only columns where the pattern is longer than every
-   * row (then nothing matches); otherwise it throws.
+   * row (then nothing matches); otherwise it throws. The table is allocated from `mr` on `stream`.
    * @throw format_error for an invalid dictionary; cuda_error.
    */
   static device_like_predicate prepare(compressed_column const& host, like_kind kind, std::string_view pattern,
-                                       cuda::stream_ref stream = {}, like_options const& opt = {})
+                                       cuda::stream_ref stream = {}, like_options const& opt = {},
+                                       device_async_resource_ref mr = default_device_resource())
   {
     device_like_predicate p;
     p.kind_       = host.kind;
@@ -186,17 +193,17 @@ class device_like_predicate {
     auto const& t = lm.table();
     if (p.states_ <= 256) {
       std::vector<std::uint8_t> t8(t.begin(), t.end());
-      p.table8_ = detail::upload(t8, stream);
+      p.table8_ = detail::upload(t8, stream, mr);
     } else {
-      p.table16_ = detail::upload(t, stream);
+      p.table16_ = detail::upload(t, stream, mr);
     }
     return p;
   }
 
   /**
    * @brief Writes the bitmask of the rows of `col` matching the pattern into `words`
-   * (ceil(num_rows / 64) device words, all written). Asynchronous, except without a table (see
-   * prepare), where it reads the host row offsets.
+   * (ceil(num_rows / 64) device words, all written). Asynchronous (no allocation, no
+   * synchronisation), except without a table (see prepare), where it reads the host row offsets.
    * @throw logic_error if `col` has another codec or dictionary size, or there is no table and
    * some row is at least as long as the pattern; cuda_error.
    */
@@ -257,54 +264,60 @@ class device_like_predicate {
   device_buffer<std::uint16_t> table16_;
 };
 
-/** @brief `col = literal` (one-shot device_literal_set). `host` supplies the dictionary. */
+/** @brief `col = literal` (one-shot device_literal_set, allocated from `mr`, freed stream-ordered).
+ *  `host` supplies the dictionary. */
 inline device_bitmask select_equal(device_column const& col, compressed_column const& host, std::string_view literal,
-                                   std::uint64_t* words, cuda::stream_ref stream = {})
+                                   std::uint64_t* words, cuda::stream_ref stream = {},
+                                   device_async_resource_ref mr = default_device_resource())
 {
-  return device_literal_set::prepare(host, {literal}, stream).evaluate(col, words, stream);
+  return device_literal_set::prepare(host, {literal}, stream, mr).evaluate(col, words, stream);
 }
 
-/** @brief `col IN (literals...)` (one-shot device_literal_set). */
+/** @brief `col IN (literals...)` (one-shot device_literal_set, allocated from `mr`). */
 inline device_bitmask select_in(device_column const& col, compressed_column const& host,
                                 std::vector<std::string_view> const& literals, std::uint64_t* words,
-                                cuda::stream_ref stream = {})
+                                cuda::stream_ref stream = {}, device_async_resource_ref mr = default_device_resource())
 {
-  return device_literal_set::prepare(host, literals, stream).evaluate(col, words, stream);
+  return device_literal_set::prepare(host, literals, stream, mr).evaluate(col, words, stream);
 }
 
-/** @brief Rows matching a prepared LIKE predicate. */
+/** @brief Rows matching a prepared LIKE predicate (no allocation). */
 inline device_bitmask select_like(device_column const& col, device_like_predicate const& pred, std::uint64_t* words,
                                   cuda::stream_ref stream = {})
 {
   return pred.evaluate(col, words, stream);
 }
 
-/** @brief Rows matching `kind` of `pattern` (one-shot device_like_predicate). */
+/** @brief Rows matching `kind` of `pattern` (one-shot device_like_predicate, allocated from `mr`,
+ *  freed stream-ordered). */
 inline device_bitmask select_like(device_column const& col, compressed_column const& host, like_kind kind,
                                   std::string_view pattern, std::uint64_t* words, cuda::stream_ref stream = {},
-                                  like_options const& opt = {})
+                                  like_options const& opt = {}, device_async_resource_ref mr = default_device_resource())
 {
-  return device_like_predicate::prepare(host, kind, pattern, stream, opt).evaluate(col, words, stream);
+  return device_like_predicate::prepare(host, kind, pattern, stream, opt, mr).evaluate(col, words, stream);
 }
 
-/** @brief LIKE 'pattern%'. */
+/** @brief LIKE 'pattern%' (one-shot, allocated from `mr`). */
 inline device_bitmask select_prefix(device_column const& col, compressed_column const& host, std::string_view pattern,
-                                    std::uint64_t* words, cuda::stream_ref stream = {}, like_options const& opt = {})
+                                    std::uint64_t* words, cuda::stream_ref stream = {}, like_options const& opt = {},
+                                    device_async_resource_ref mr = default_device_resource())
 {
-  return select_like(col, host, like_kind::prefix, pattern, words, stream, opt);
+  return select_like(col, host, like_kind::prefix, pattern, words, stream, opt, mr);
 }
-/** @brief LIKE '%pattern%'. */
+/** @brief LIKE '%pattern%' (one-shot, allocated from `mr`). */
 inline device_bitmask select_substring(device_column const& col, compressed_column const& host,
                                        std::string_view pattern, std::uint64_t* words, cuda::stream_ref stream = {},
-                                       like_options const& opt = {})
+                                       like_options const& opt = {},
+                                       device_async_resource_ref mr = default_device_resource())
 {
-  return select_like(col, host, like_kind::substring, pattern, words, stream, opt);
+  return select_like(col, host, like_kind::substring, pattern, words, stream, opt, mr);
 }
-/** @brief LIKE '%pattern'. */
+/** @brief LIKE '%pattern' (one-shot, allocated from `mr`). */
 inline device_bitmask select_suffix(device_column const& col, compressed_column const& host, std::string_view pattern,
-                                    std::uint64_t* words, cuda::stream_ref stream = {}, like_options const& opt = {})
+                                    std::uint64_t* words, cuda::stream_ref stream = {}, like_options const& opt = {},
+                                    device_async_resource_ref mr = default_device_resource())
 {
-  return select_like(col, host, like_kind::suffix, pattern, words, stream, opt);
+  return select_like(col, host, like_kind::suffix, pattern, words, stream, opt, mr);
 }
 
 }  // namespace fastpair

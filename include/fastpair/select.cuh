@@ -17,7 +17,9 @@
  *    the validation result and the totals back, and is the size query (plan.num_rows(), plan.bytes()).
  *  - decode_selected(col, plan, out): stream-ordered, no synchronisation; allocates temporaries on
  *    the stream (the compact codes, or the whole decoded column for the dense strategy).
- * decode_selected(col, sel, out) and decompress_selected(col, sel) do both.
+ * decode_selected(col, sel, out) and decompress_selected(col, sel) do both. Every allocation (the
+ * plan, the temporaries, decompress_selected's output) comes from the `mr` argument (last,
+ * default_device_resource() by default).
  *
  * Errors. An invalid selection (row id >= num_rows, ids not strictly increasing, a range with
  * begin > end or end > num_rows, overlapping or unsorted ranges, a bitmask over a different
@@ -132,12 +134,12 @@ struct select_plan_access {
    */
   static select_plan build(device_column const& col, device_buffer<row_range> pieces, std::uint64_t slots,
                            std::uint32_t const* error, std::uint64_t const* num, char const* form,
-                           cuda::stream_ref stream)
+                           cuda::stream_ref stream, device_async_resource_ref mr)
   {
     select_plan plan;
     plan.column_rows_ = col.num_rows();
     plan.pieces_      = std::move(pieces);
-    plan.sums_        = device_buffer<detail::piece_sums>(slots + 1, stream);
+    plan.sums_        = device_buffer<detail::piece_sums>(slots + 1, stream, mr);
     thrust::counting_iterator<std::uint64_t> j(0);
     auto sizes = thrust::make_transform_iterator(
       j, detail::piece_size_of{plan.pieces_.data(), slots, col.device_row_byte_offsets(), col.device_row_code_offsets()});
@@ -146,12 +148,12 @@ struct select_plan_access {
                                                      detail::piece_sums_plus{}, detail::piece_sums{}, slots + 1,
                                                      stream.get()));
     {
-      device_buffer<unsigned char> temp(temp_bytes, stream);
+      device_buffer<unsigned char> temp(temp_bytes, stream, mr);
       FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, sizes, plan.sums_.data(),
                                                        detail::piece_sums_plus{}, detail::piece_sums{}, slots + 1,
                                                        stream.get()));
     }
-    device_buffer<detail::plan_readback> d_back(1, stream);
+    device_buffer<detail::plan_readback> d_back(1, stream, mr);
     detail::finish_plan_kernel<<<1, 1, 0, stream.get()>>>(error, num, slots + 1, plan.sums_.data(),
                                                           plan.pieces_.data(), d_back.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
@@ -178,61 +180,64 @@ inline unsigned grid_for(std::uint64_t n)
 }
 
 /** A zeroed selection error word on `stream`. */
-inline device_buffer<std::uint32_t> error_word(cuda::stream_ref stream)
+inline device_buffer<std::uint32_t> error_word(cuda::stream_ref stream, device_async_resource_ref mr)
 {
-  device_buffer<std::uint32_t> err(1, stream);
+  device_buffer<std::uint32_t> err(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(err.data(), 0, sizeof(std::uint32_t), stream.get()));
   return err;
 }
 
 /** Row ids: validated and cut into runs on the GPU, one synchronisation in all. */
-inline select_plan plan_of(device_column const& col, device_row_ids sel, cuda::stream_ref stream)
+inline select_plan plan_of(device_column const& col, device_row_ids sel, cuda::stream_ref stream,
+                           device_async_resource_ref mr)
 {
   FASTPAIR_EXPECTS(sel.count == 0 || sel.rows != nullptr, "row id selection with a null pointer");
-  auto err = error_word(stream);
-  device_buffer<std::uint64_t> d_num(1, stream);
-  device_buffer<row_range> pieces(sel.count, stream);
+  auto err = error_word(stream, mr);
+  device_buffer<std::uint64_t> d_num(1, stream, mr);
+  device_buffer<row_range> pieces(sel.count, stream, mr);
   if (sel.count) {
     validate_row_ids_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), err.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
-    auto const first = select_indices_async(sel.count, sel.count, ids_run_first{sel.rows}, d_num.data(), stream);
+    auto const first = select_indices_async(sel.count, sel.count, ids_run_first{sel.rows}, d_num.data(), stream, mr);
     id_runs_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(first.data(), d_num.data(), sel, col.num_rows(),
                                                                   pieces.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
   } else {
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d_num.data(), 0, sizeof(std::uint64_t), stream.get()));
   }
-  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), d_num.data(), "row id", stream);
+  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), d_num.data(), "row id", stream, mr);
 }
 
 /** Ranges: validated and clamped on the GPU, one synchronisation in all. */
-inline select_plan plan_of(device_column const& col, device_row_ranges sel, cuda::stream_ref stream)
+inline select_plan plan_of(device_column const& col, device_row_ranges sel, cuda::stream_ref stream,
+                           device_async_resource_ref mr)
 {
   FASTPAIR_EXPECTS(sel.count == 0 || sel.ranges != nullptr, "range selection with a null pointer");
-  auto err = error_word(stream);
-  device_buffer<row_range> pieces(sel.count, stream);
+  auto err = error_word(stream, mr);
+  device_buffer<row_range> pieces(sel.count, stream, mr);
   if (sel.count) {
     validate_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), err.data());
     clamp_ranges_kernel<<<grid_for(sel.count), 256, 0, stream.get()>>>(sel, col.num_rows(), pieces.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
   }
-  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), nullptr, "range", stream);
+  return select_plan_access::build(col, std::move(pieces), sel.count, err.data(), nullptr, "range", stream, mr);
 }
 
 /** Bitmask: its runs of set bits (one synchronisation for their count), then the plan (one more). */
-inline select_plan plan_of(device_column const& col, device_bitmask sel, cuda::stream_ref stream)
+inline select_plan plan_of(device_column const& col, device_bitmask sel, cuda::stream_ref stream,
+                           device_async_resource_ref mr)
 {
   FASTPAIR_EXPECTS(sel.num_rows == col.num_rows(), "invalid bitmask selection: it covers " +
                                                      std::to_string(sel.num_rows) + " rows, the column has " +
                                                      std::to_string(col.num_rows()));
   FASTPAIR_EXPECTS(sel.num_rows == 0 || sel.words != nullptr, "bitmask selection with a null pointer");
-  device_row_ranges_buffer runs = to_row_ranges(sel, stream);
-  return select_plan_access::build(col, std::move(runs.ranges), runs.count, nullptr, nullptr, "bitmask", stream);
+  device_row_ranges_buffer runs = to_row_ranges(sel, stream, mr);
+  return select_plan_access::build(col, std::move(runs.ranges), runs.count, nullptr, nullptr, "bitmask", stream, mr);
 }
 
 /** cub::DeviceMemcpy::Batched over the pieces. */
 inline void copy_pieces(std::uint64_t num_pieces, piece_source src, piece_destination dst, piece_copy_bytes size,
-                        cuda::stream_ref stream)
+                        cuda::stream_ref stream, device_async_resource_ref mr)
 {
   if (num_pieces == 0) return;
   thrust::counting_iterator<std::uint64_t> j(0);
@@ -242,7 +247,7 @@ inline void copy_pieces(std::uint64_t num_pieces, piece_source src, piece_destin
   std::size_t temp_bytes = 0;
   FASTPAIR_CUDA_TRY(cub::DeviceMemcpy::Batched(nullptr, temp_bytes, in, out, len,
                                                static_cast<std::int64_t>(num_pieces), stream.get()));
-  device_buffer<unsigned char> temp(temp_bytes, stream);
+  device_buffer<unsigned char> temp(temp_bytes, stream, mr);
   FASTPAIR_CUDA_TRY(cub::DeviceMemcpy::Batched(temp.data(), temp_bytes, in, out, len,
                                                static_cast<std::int64_t>(num_pieces), stream.get()));
 }
@@ -259,7 +264,7 @@ inline void launch_piece_starts(piece_sums const* sums, std::uint64_t num_pieces
 /** Filter-then-materialise: gather the selected codes into a compact stream with its own sidecar
  *  (one kernel), decode it with the ordinary decode kernel. */
 inline void decode_selected_codes(device_column const& col, select_plan const& plan, unsigned char* chars,
-                                  cuda::stream_ref stream)
+                                  cuda::stream_ref stream, device_async_resource_ref mr)
 {
   std::uint64_t const n_codes = plan.num_codes();
   auto const* sums            = select_plan_access::sums(plan);
@@ -273,7 +278,7 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     std::uint64_t const nseg    = (n_codes + stride - 1) / stride;
     // One allocation: the compact stream's sidecar (nseg + 1 u64), the segments' first runs
     // (nseg u64), then the codes (u16).
-    device_buffer<std::uint64_t> scratch(2 * nseg + 1 + (n_codes + 3) / 4, stream);
+    device_buffer<std::uint64_t> scratch(2 * nseg + 1 + (n_codes + 3) / 4, stream, mr);
     std::uint64_t* const sidecar   = scratch.data();
     std::uint64_t* const seg_start = sidecar + nseg + 1;
     auto* const codes              = reinterpret_cast<std::uint16_t*>(seg_start + nseg);
@@ -303,15 +308,15 @@ inline void decode_run(device_column const& col, row_range r, unsigned char* cha
 
 /** Decode-then-filter: decode every code into a temporary, copy the pieces' bytes out. */
 inline void decode_selected_dense(device_column const& col, select_plan const& plan, unsigned char* chars,
-                                  cuda::stream_ref stream)
+                                  cuda::stream_ref stream, device_async_resource_ref mr)
 {
   if (plan.num_rows() == col.num_rows()) return decode_run(col, {0, col.num_rows()}, chars, stream);  // nothing to filter
-  device_buffer<unsigned char> all(col.decoded_bytes(), stream);
+  device_buffer<unsigned char> all(col.decoded_bytes(), stream, mr);
   FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_rows(), all.data(), stream));
   device_row_ranges const pcs = plan.pieces();
   copy_pieces(pcs.count, piece_source{all.data(), pcs.ranges, col.device_row_byte_offsets(), 1},
               piece_destination{chars, select_plan_access::sums(plan), false},
-              piece_copy_bytes{pcs.ranges, col.device_row_byte_offsets(), 1}, stream);
+              piece_copy_bytes{pcs.ranges, col.device_row_byte_offsets(), 1}, stream, mr);
 }
 
 }  // namespace detail
@@ -325,39 +330,47 @@ inline void decode_selected_dense(device_column const& col, select_plan const& p
  * @endcode
  * @tparam Sel device_row_ids, device_bitmask or device_row_ranges
  * @param stream CUDA stream on which to perform the work
- * @note synchronizes `stream` (validation result, run count, totals); allocates on `stream`.
+ * @param mr the resource of the plan's device buffers (kept by the plan: it must outlive it) and
+ *        of the temporaries
+ * @note synchronizes `stream` (validation result, run count, totals; a bitmask: twice);
+ *       allocates from `mr` on `stream`.
  * @throw logic_error if the selection is invalid for `col` (see the file comment); cuda_error.
  */
 template <class Sel>
-select_plan make_select_plan(device_column const& col, Sel sel, cuda::stream_ref stream = {})
+select_plan make_select_plan(device_column const& col, Sel sel, cuda::stream_ref stream = {},
+                             device_async_resource_ref mr = default_device_resource())
 {
   static_assert(is_device_selection_v<Sel>, "a selection is a device_row_ids, device_bitmask or device_row_ranges");
   col.check_usable();
-  return detail::plan_of(col, sel, stream);
+  return detail::plan_of(col, sel, stream, mr);
 }
 
 /**
- * @brief Checks `sel` against `col` on the GPU (it builds and discards a plan).
+ * @brief Checks `sel` against `col` on the GPU (it builds and discards a plan, allocated from `mr`).
  * @note synchronizes `stream`. @throw logic_error naming the problem.
  */
 template <class Sel>
-void validate_selection(device_column const& col, Sel sel, cuda::stream_ref stream = {})
+void validate_selection(device_column const& col, Sel sel, cuda::stream_ref stream = {},
+                        device_async_resource_ref mr = default_device_resource())
 {
-  (void)make_select_plan(col, sel, stream);
+  (void)make_select_plan(col, sel, stream, mr);
 }
 
 /**
  * @brief Decodes the rows of `plan` into `out` (plan.num_rows() rows, plan.bytes() chars).
  *
- * Stream-ordered and without synchronisation; allocates temporaries on `stream` (selective: the
- * compact codes and their sidecar, ~2 bytes per selected code; dense: the whole decoded column).
+ * Stream-ordered and without synchronisation; allocates temporaries from `mr` on `stream`
+ * (selective: the compact codes and their sidecar, ~2 bytes per selected code; dense: the whole
+ * decoded column), freed stream-ordered before it returns.
  * Writes only out.offsets[0, num_rows] and out.chars[0, plan.bytes()).
  * @param stream CUDA stream on which to perform the work
+ * @param mr the resource of the temporaries
  * @throw logic_error if `out` is too small, int32 offsets would overflow, or pointers are null.
  */
 template <class OffsetT>
 void decode_selected(device_column const& col, select_plan const& plan, string_column_view<OffsetT> out,
-                     cuda::stream_ref stream = {}, select_strategy strategy = select_strategy::automatic)
+                     cuda::stream_ref stream = {}, select_strategy strategy = select_strategy::automatic,
+                     device_async_resource_ref mr = default_device_resource())
 {
   col.check_usable();
   std::uint64_t const rows = plan.num_rows(), bytes = plan.bytes();
@@ -366,7 +379,7 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
   device_row_ranges const pcs = plan.pieces();
   auto const* sums            = select_plan_access::sums(plan);
   // The first run of every 256 output rows (a plan of one run needs none).
-  device_buffer<std::uint64_t> row_start(pcs.count > 1 ? (rows + 255) / 256 : 0, stream);
+  device_buffer<std::uint64_t> row_start(pcs.count > 1 ? (rows + 255) / 256 : 0, stream, mr);
   if (pcs.count > 1) detail::launch_piece_starts(sums, pcs.count, detail::piece_key::rows, 256, row_start.data(), stream);
   unsigned const offset_blocks = static_cast<unsigned>((rows + 1 + 255) / 256);  // one thread per offset
   detail::select_offsets_kernel<OffsetT><<<offset_blocks, 256, 0, stream.get()>>>(
@@ -378,21 +391,22 @@ void decode_selected(device_column const& col, select_plan const& plan, string_c
   if (plan.resolve(strategy) == select_strategy::selective) {
     // One run of rows needs no gather: decode its window directly (what decode_column does).
     if (plan.contiguous()) detail::decode_run(col, plan.single_run(), chars, stream);
-    else detail::decode_selected_codes(col, plan, chars, stream);
+    else detail::decode_selected_codes(col, plan, chars, stream, mr);
   } else {
-    detail::decode_selected_dense(col, plan, chars, stream);
+    detail::decode_selected_dense(col, plan, chars, stream, mr);
   }
 }
 
 /**
- * @brief make_select_plan + decode_selected.
+ * @brief make_select_plan + decode_selected (the plan and the temporaries from `mr`).
  * @note synchronizes `stream` while planning (not after the decode). @throw as both.
  */
 template <class OffsetT, class Sel, std::enable_if_t<is_device_selection_v<Sel>, int> = 0>
 void decode_selected(device_column const& col, Sel sel, string_column_view<OffsetT> out, cuda::stream_ref stream = {},
-                     select_strategy strategy = select_strategy::automatic)
+                     select_strategy strategy = select_strategy::automatic,
+                     device_async_resource_ref mr = default_device_resource())
 {
-  decode_selected(col, make_select_plan(col, sel, stream), out, stream, strategy);
+  decode_selected(col, make_select_plan(col, sel, stream, mr), out, stream, strategy, mr);
 }
 
 /**
@@ -400,18 +414,20 @@ void decode_selected(device_column const& col, Sel sel, string_column_view<Offse
  * @code{.pseudo}
  * decompress_selected(dcol, device_row_ids{d_rows, 2}) -> string_column with 2 rows
  * @endcode
- * @note synchronizes `stream`. @throw decode_error on corrupt device data; plus the above.
+ * @note synchronizes `stream` (planning, then the error word); the output, the plan and the
+ *       temporaries come from `mr`. @throw decode_error on corrupt device data; plus the above.
  */
 template <class OffsetT = std::int64_t, class Sel, std::enable_if_t<is_device_selection_v<Sel>, int> = 0>
 string_column<OffsetT> decompress_selected(device_column const& col, Sel sel, cuda::stream_ref stream = {},
-                                           select_strategy strategy = select_strategy::automatic)
+                                           select_strategy strategy = select_strategy::automatic,
+                                           device_async_resource_ref mr = default_device_resource())
 {
-  select_plan const plan = make_select_plan(col, sel, stream);
+  select_plan const plan = make_select_plan(col, sel, stream, mr);
   string_column<OffsetT> out;
   out.num_rows = plan.num_rows();
-  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream);
-  out.chars    = device_buffer<char>(plan.bytes(), stream);
-  decode_selected(col, plan, out.view(), stream, strategy);
+  out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream, mr);
+  out.chars    = device_buffer<char>(plan.bytes(), stream, mr);
+  decode_selected(col, plan, out.view(), stream, strategy, mr);
   if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
     throw decode_error(std::string("fastpair: corrupt device data while decoding selected rows:") +
                        ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +

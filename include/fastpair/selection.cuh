@@ -54,8 +54,8 @@ struct device_row_ranges {
 };
 
 // -------------------------------------------------------------------------------------------------
-// GPU conversions between the forms. Each allocates its output on `stream` and synchronizes once
-// (to read the number of rows or runs back). Precondition: a valid input (as documented on each
+// GPU conversions between the forms. Each allocates its output and temporaries from `mr` on
+// `stream` and synchronizes once (to read the number of rows or runs back). Precondition: a valid input (as documented on each
 // view); an invalid one gives a meaningless result but no out-of-bounds access, because only the
 // input arrays themselves are indexed. select.cuh validates before converting.
 // -------------------------------------------------------------------------------------------------
@@ -131,14 +131,15 @@ FASTPAIR_KERNEL __launch_bounds__(256) void zip_runs_kernel(std::uint64_t const*
  *  written to the device word `d_count`; stream-ordered, no synchronisation. */
 template <class Pred>
 device_buffer<std::uint64_t> select_indices_async(std::uint64_t n, std::uint64_t capacity, Pred pred,
-                                                  std::uint64_t* d_count, cuda::stream_ref stream)
+                                                  std::uint64_t* d_count, cuda::stream_ref stream,
+                                                  device_async_resource_ref mr)
 {
-  device_buffer<std::uint64_t> out(std::max<std::uint64_t>(capacity, 1), stream);
+  device_buffer<std::uint64_t> out(std::max<std::uint64_t>(capacity, 1), stream, mr);
   thrust::counting_iterator<std::uint64_t> idx(0);
   std::size_t temp_bytes = 0;
   FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, idx, out.data(), d_count,
                                           static_cast<std::int64_t>(n), pred, stream.get()));
-  device_buffer<unsigned char> temp(temp_bytes, stream);
+  device_buffer<unsigned char> temp(temp_bytes, stream, mr);
   FASTPAIR_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, idx, out.data(), d_count,
                                           static_cast<std::int64_t>(n), pred, stream.get()));
   return out;
@@ -154,10 +155,10 @@ inline void read_words(std::uint64_t* host, std::uint64_t const* device, std::si
 /** select_indices_async, then the count read back. @note synchronizes `stream`. */
 template <class Pred>
 device_buffer<std::uint64_t> select_indices(std::uint64_t n, std::uint64_t capacity, Pred pred, std::uint64_t& count,
-                                            cuda::stream_ref stream)
+                                            cuda::stream_ref stream, device_async_resource_ref mr)
 {
-  device_buffer<std::uint64_t> d_count(1, stream);
-  auto out = select_indices_async(n, capacity, pred, d_count.data(), stream);
+  device_buffer<std::uint64_t> d_count(1, stream, mr);
+  auto out = select_indices_async(n, capacity, pred, d_count.data(), stream, mr);
   read_words(&count, d_count.data(), 1, stream);
   return out;
 }
@@ -169,12 +170,12 @@ struct selected_runs {
 };
 template <class FirstPred, class LastPred>
 selected_runs select_runs(std::uint64_t n, std::uint64_t capacity, FirstPred first, LastPred last,
-                          cuda::stream_ref stream)
+                          cuda::stream_ref stream, device_async_resource_ref mr)
 {
-  device_buffer<std::uint64_t> d_counts(2, stream);
+  device_buffer<std::uint64_t> d_counts(2, stream, mr);
   selected_runs r;
-  r.first = select_indices_async(n, capacity, first, d_counts.data(), stream);
-  r.last  = select_indices_async(n, capacity, last, d_counts.data() + 1, stream);
+  r.first = select_indices_async(n, capacity, first, d_counts.data(), stream, mr);
+  r.last  = select_indices_async(n, capacity, last, d_counts.data() + 1, stream, mr);
   std::uint64_t counts[2] = {0, 0};
   read_words(counts, d_counts.data(), 2, stream);
   r.count = std::min(counts[0], counts[1]);
@@ -183,9 +184,9 @@ selected_runs select_runs(std::uint64_t n, std::uint64_t capacity, FirstPred fir
 
 inline device_row_ranges_buffer zip_runs(device_buffer<std::uint64_t> const& first,
                                          device_buffer<std::uint64_t> const& last, std::uint64_t const* rows,
-                                         std::uint64_t n, cuda::stream_ref stream)
+                                         std::uint64_t n, cuda::stream_ref stream, device_async_resource_ref mr)
 {
-  device_row_ranges_buffer out{device_buffer<row_range>(n, stream), n};
+  device_row_ranges_buffer out{device_buffer<row_range>(n, stream, mr), n};
   if (n == 0) return out;
   unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 1u << 16));
   zip_runs_kernel<<<blocks, 256, 0, stream.get()>>>(first.data(), last.data(), rows, n, out.ranges.data());
@@ -197,39 +198,45 @@ inline device_row_ranges_buffer zip_runs(device_buffer<std::uint64_t> const& fir
 
 /**
  * @brief Bitmask -> row ids (cub::DeviceSelect over the row indices). Bits at or past num_rows are
- * ignored. @note synchronizes `stream` once (the count).
+ * ignored. @note synchronizes `stream` once (the count); allocates the output (num_rows ids) and
+ * temporaries from `mr` on `stream`.
  */
-inline device_row_ids_buffer to_row_ids(device_bitmask m, cuda::stream_ref stream = {})
+inline device_row_ids_buffer to_row_ids(device_bitmask m, cuda::stream_ref stream = {},
+                                        device_async_resource_ref mr = default_device_resource())
 {
   device_row_ids_buffer out;
   if (m.num_rows == 0) return out;
-  out.rows = detail::select_indices(m.num_rows, m.num_rows, detail::mask_is_set{m.words}, out.count, stream);
+  out.rows = detail::select_indices(m.num_rows, m.num_rows, detail::mask_is_set{m.words}, out.count, stream, mr);
   return out;
 }
 
 /**
  * @brief Bitmask -> canonical runs (run starts and run ends selected separately, then zipped).
- * Bits at or past num_rows are ignored. @note synchronizes `stream` (once: the run count).
+ * Bits at or past num_rows are ignored. @note synchronizes `stream` (once: the run count);
+ * allocates the output and temporaries from `mr` on `stream`.
  */
-inline device_row_ranges_buffer to_row_ranges(device_bitmask m, cuda::stream_ref stream = {})
+inline device_row_ranges_buffer to_row_ranges(device_bitmask m, cuda::stream_ref stream = {},
+                                              device_async_resource_ref mr = default_device_resource())
 {
   if (m.num_rows == 0) return {};
   auto const runs = detail::select_runs(m.num_rows, (m.num_rows + 1) / 2,  // at most every other row opens a run
                                         detail::mask_run_first{m.words}, detail::mask_run_last{m.words, m.num_rows},
-                                        stream);
-  return detail::zip_runs(runs.first, runs.last, nullptr, runs.count, stream);
+                                        stream, mr);
+  return detail::zip_runs(runs.first, runs.last, nullptr, runs.count, stream, mr);
 }
 
 /**
  * @brief Row ids (strictly increasing) -> canonical runs of consecutive ids.
- * @note synchronizes `stream` (once: the run count).
+ * @note synchronizes `stream` (once: the run count); allocates the output and temporaries from
+ * `mr` on `stream`.
  */
-inline device_row_ranges_buffer to_row_ranges(device_row_ids ids, cuda::stream_ref stream = {})
+inline device_row_ranges_buffer to_row_ranges(device_row_ids ids, cuda::stream_ref stream = {},
+                                              device_async_resource_ref mr = default_device_resource())
 {
   if (ids.count == 0) return {};
   auto const runs = detail::select_runs(ids.count, ids.count, detail::ids_run_first{ids.rows},
-                                        detail::ids_run_last{ids.rows, ids.count}, stream);
-  return detail::zip_runs(runs.first, runs.last, ids.rows, runs.count, stream);
+                                        detail::ids_run_last{ids.rows, ids.count}, stream, mr);
+  return detail::zip_runs(runs.first, runs.last, ids.rows, runs.count, stream, mr);
 }
 
 }  // namespace fastpair
