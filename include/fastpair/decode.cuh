@@ -26,11 +26,26 @@
 
 namespace fastpair {
 
+/** @brief True for the two offset types of the output: int32 (Arrow utf8) and int64 (large_utf8). */
+template <class T>
+inline constexpr bool is_offset_type_v = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+
+/**
+ * @brief The offset width, 32 or 64 bits, that a decode of `chars_bytes` chars needs: 32 while the
+ * last offset fits int32_t (at most 2^31 - 1 bytes: Arrow utf8, cuDF's INT32 offsets), else 64
+ * (large_utf8, cuDF's INT64 offsets). docs/ENGINES.md.
+ */
+constexpr int offset_bits_for(std::uint64_t chars_bytes) noexcept
+{
+  return chars_bytes <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()) ? 32 : 64;
+}
+
 /** @brief A mutable view of device output: `offsets[num_rows + 1]` and `chars[chars_capacity]`. */
 template <class OffsetT>
 struct string_column_view {
-  static_assert(std::is_same_v<OffsetT, std::int32_t> || std::is_same_v<OffsetT, std::int64_t>,
-                "offsets are int32 (Arrow utf8) or int64 (Arrow large_utf8)");
+  // The offset type is checked where a view is written (detail::check_output), not here: a check
+  // in the class body would fire while overload resolution merely considers decode_column
+  // overloads whose OffsetT is deduced from an explicit Config argument.
   OffsetT* offsets             = nullptr;
   char* chars                  = nullptr;
   std::uint64_t num_rows       = 0;
@@ -80,6 +95,7 @@ template <class OffsetT>
 void check_output(string_column_view<OffsetT> const& out, std::uint64_t rows, std::uint64_t bytes,
                   char const* expected = "expected", char const* size = "decoded size", bool offsets_optional = false)
 {
+  static_assert(is_offset_type_v<OffsetT>, "offsets are int32 (Arrow utf8) or int64 (Arrow large_utf8)");
   FASTPAIR_EXPECTS(out.num_rows == rows, "output has " + std::to_string(out.num_rows) + " rows, " + expected +
                                            " " + std::to_string(rows));
   FASTPAIR_EXPECTS(out.chars_capacity >= bytes, "output chars capacity " + std::to_string(out.chars_capacity) +
@@ -201,7 +217,8 @@ string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_be
   if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
     throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
                        ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +
-                       ((e & sidecar_mismatch) ? " the sidecar disagrees with the token lengths;" : ""));
+                       ((e & sidecar_mismatch) ? " the sidecar disagrees with the token lengths;" : "") +
+                       ((e & kernel_not_built) ? " a kernel ran on an architecture it was not built for;" : ""));
   return out;
 }
 

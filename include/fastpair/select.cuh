@@ -295,7 +295,7 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     v.num_codes      = n_codes;
     v.sidecar        = sidecar;
     v.sidecar_stride = static_cast<std::uint32_t>(stride);
-    return launch_decode<config>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
+    return launch_decode<config, decltype(tag)::arch>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
   };
   FASTPAIR_CUDA_TRY(with_auto_config(col, run));
 }

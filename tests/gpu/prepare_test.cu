@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using fastpair::codec;
@@ -167,4 +169,40 @@ TEST_CASE("a device_column used on another device is refused", "[gpu][prepare]")
   CHECK_THROWS_WITH(fastpair::decompress(dcol), Contains("prepared on device 0") && Contains("used on device 1"));
   FASTPAIR_CUDA_TRY(cudaSetDevice(0));
   CHECK(fastpair::decompress(dcol).to_host().chars == fastpair::decode_reference(col).chars);
+}
+
+TEST_CASE("an automatic-config kernel has a body only for its own architecture bucket", "[gpu][decode]")
+{
+  // The automatic configs' kernels are tagged with the tuning bucket that picks them; device code
+  // of another bucket compiles them empty (decode_kernel, builds_kernel_body), and such a kernel
+  // reports kernel_not_built instead of leaving the output unwritten in silence.
+  using fastpair::arch_bucket;
+  auto const col  = small_column(codec::onpair16);
+  fastpair::prepare_options opt;
+  opt.low_plane_bytes = 16;
+  auto const dcol     = fastpair::device_column::prepare(col, {}, opt);
+  auto const here     = fastpair::detail::table_bucket(fastpair::detail::current_arch_bucket());
+  auto const other    = here == arch_bucket::sm90 ? arch_bucket::generic : arch_bucket::sm90;
+  auto const expected = fastpair::decode_reference(col).chars;
+  fastpair::device_buffer<unsigned char> out(expected.size(), {});
+  using config = fastpair::paper_config<16>;
+  auto decode  = [&](auto tag) {
+    FASTPAIR_CUDA_TRY(cudaMemset(out.data(), 0, out.size()));
+    REQUIRE(fastpair::detail::launch_decode<config, decltype(tag)::value>(dcol.view<16>(), 0, col.num_codes, out.data(),
+                                                                          0, out.size(), {}) == cudaSuccess);
+    std::string got(out.size(), '\0');
+    FASTPAIR_CUDA_TRY(cudaMemcpy(got.data(), out.data(), got.size(), cudaMemcpyDeviceToHost));
+    return std::pair{got, dcol.read_and_clear_errors()};
+  };
+  auto const sm90    = decode(std::integral_constant<int, static_cast<int>(arch_bucket::sm90)>{});
+  auto const generic = decode(std::integral_constant<int, static_cast<int>(arch_bucket::generic)>{});
+  auto const& [other_bytes, other_errors] = other == arch_bucket::sm90 ? sm90 : generic;
+  auto const& [here_bytes, here_errors]   = here == arch_bucket::sm90 ? sm90 : generic;
+  (void)other_bytes;
+  CHECK(other_errors == fastpair::kernel_not_built);
+  CHECK(here_errors == 0);
+  CHECK(here_bytes == std::string(expected.begin(), expected.end()));
+  auto const [any_bytes, any_errors] = decode(std::integral_constant<int, fastpair::detail::any_arch>{});
+  CHECK(any_errors == 0);
+  CHECK(any_bytes == here_bytes);
 }

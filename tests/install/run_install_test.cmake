@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 fastpair contributors
 # SPDX-License-Identifier: Apache-2.0
-# cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<scratch> [-DCUH_ARCHS=90,...] -P run_install_test.cmake
+# cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<scratch> -P run_install_test.cmake
 #
 # 1. Configures fastpair with the tool on (tests, benchmarks, examples off) and installs component
 #    `fastpair` into a scratch prefix without building anything; the tool must not be installed.
@@ -52,13 +52,8 @@ run(${WORK_DIR}/host_consumer/host_consumer)
 message(STATUS "${out}")
 
 step("CUDA consumer (default CUDA architecture, default runtime + a shared-runtime twin)")
-set(cuh_archs)
-if(CUH_ARCHS)
-  # TODO(issue #23 item 3): drop once <fastpair/fastpair.cuh> builds for the default architecture.
-  set(cuh_archs -DCONSUMER_CUH_ARCHITECTURES=${CUH_ARCHS})
-endif()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install/cuda_consumer -B ${WORK_DIR}/cuda_consumer
-    -DCMAKE_PREFIX_PATH=${prefix} ${cuh_archs})
+    -DCMAKE_PREFIX_PATH=${prefix})
 string(REGEX MATCH "CMAKE_CUDA_ARCHITECTURES = [^\n]*" archs "${out}")
 message(STATUS "cuda consumer: ${archs}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/cuda_consumer --parallel 2)

@@ -1,9 +1,12 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
-// Architecture buckets of the tuning table and the automatic low-plane width W.
+// Architecture buckets of the tuning table, the code version the device runs, and the automatic
+// low-plane width W.
 #pragma once
 
 #include <fastpair/format.hpp>
+
+#include <cub/util_device.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -14,17 +17,31 @@ enum class arch_bucket { generic, sm80, sm90, sm100 };
 
 namespace detail {
 
-/** Bucket of the current device. Returns generic on any CUDA error. Host queries only. */
+/** The bucket of code built for virtual architecture `arch` (__CUDA_ARCH__ / 10, e.g. 90). */
+__host__ __device__ constexpr arch_bucket bucket_of_arch(int arch) noexcept
+{
+  return arch >= 100 ? arch_bucket::sm100 : arch >= 90 ? arch_bucket::sm90 : arch >= 80 ? arch_bucket::sm80 : arch_bucket::generic;
+}
+
+/** The bucket whose tuning-table entries a bucket uses (detail/tuning.cuh): sm_100+ takes the
+ *  sm_90 entries, sm_80 the generic ones. */
+__host__ __device__ constexpr arch_bucket table_bucket(arch_bucket a) noexcept
+{
+  return a == arch_bucket::sm100 || a == arch_bucket::sm90 ? arch_bucket::sm90 : arch_bucket::generic;
+}
+
+/**
+ * The bucket of the kernel code the current device runs: the virtual architecture that code was
+ * built from (cub::PtxVersion, cached per device), which is not always the device's own (an sm_90
+ * GPU runs sm_80 PTX when the binary holds nothing newer). The automatic config and the kernels'
+ * per-architecture bodies (decode_kernel) key on this, so the two always agree. Generic on any
+ * CUDA error. Host queries only.
+ */
 inline arch_bucket current_arch_bucket() noexcept
 {
-  int dev = 0, major = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), arch_bucket::generic;
-  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
-    return (void)cudaGetLastError(), arch_bucket::generic;
-  if (major >= 10) return arch_bucket::sm100;
-  if (major == 9) return arch_bucket::sm90;
-  if (major == 8) return arch_bucket::sm80;
-  return arch_bucket::generic;
+  int ptx = 0;
+  if (cub::PtxVersion(ptx) != cudaSuccess) return (void)cudaGetLastError(), arch_bucket::generic;
+  return bucket_of_arch(ptx / 10);
 }
 
 /**

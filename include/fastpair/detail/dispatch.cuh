@@ -25,11 +25,12 @@ constexpr int block_smem_bytes()
 }
 
 /**
- * Blocks of `kernel` that fit on the current device at once (occupancy x SMs), cached per device.
+ * Blocks of `kernel` (decode_kernel<Config, W, ArchTag>) that fit on the current device at once
+ * (occupancy x SMs), cached per device.
  * The first call on a device also raises the kernel's dynamic shared-memory limit there when it
  * needs more than 48 KiB. Host calls only: no synchronisation, allowed during stream capture.
  */
-template <class Config, class Kernel>
+template <class Config, int ArchTag, class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
 {
   static std::atomic<int> cache[64] = {};
@@ -52,9 +53,10 @@ cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
 /**
  * Launches the decode kernel over the segments that hold codes [c0, c1), writing the decoded
  * positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if given)
- * says whether a kernel went onto the stream (none for an empty code range).
+ * says whether a kernel went onto the stream (none for an empty code range). `ArchTag`: any_arch
+ * (a kernel built for every architecture), or the tuning bucket of an automatic config.
  */
-template <class Config, int W>
+template <class Config, int ArchTag = any_arch, int W>
 cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
                           std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
                           bool* launched = nullptr) noexcept
@@ -74,9 +76,9 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
   std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
   constexpr int smem = block_smem_bytes<Config>();
-  auto kernel        = decode_kernel<Config, W>;
+  auto kernel        = decode_kernel<Config, W, ArchTag>;
   int resident       = 0;
-  if (cudaError_t e = resident_blocks<Config>(kernel, smem, resident); e != cudaSuccess) return e;
+  if (cudaError_t e = resident_blocks<Config, ArchTag>(kernel, smem, resident); e != cudaSuccess) return e;
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
   kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(
     col, s0, s1, out, window_begin, capacity);

@@ -85,7 +85,15 @@ inline auto_reads choose_auto_reads(device_column const& col) noexcept
           emit_strategy::register_words};
 }
 
-/** Calls f(std::common_type<Config>{}) with the automatic config for `col` on architecture `a`. */
+/** What with_auto_config passes on: the config (`type`) and the tuning bucket that chose it
+ *  (`arch`, the kernel's ArchTag: launch_decode<type, arch>). */
+template <arch_bucket A, class Config>
+struct auto_choice {
+  using type                = Config;
+  static constexpr int arch = static_cast<int>(A);
+};
+
+/** Calls f(auto_choice<A, Config>{}) with the automatic config for `col` on architecture `A`. */
 template <arch_bucket A, class F>
 decltype(auto) with_default_config(device_column const& col, F&& f)
 {
@@ -93,7 +101,7 @@ decltype(auto) with_default_config(device_column const& col, F&& f)
   using E        = emit_strategy;
   auto const r   = choose_auto_reads(col);
   auto const run = [&](auto w, auto g, auto e) -> decltype(auto) {
-    return f(std::common_type<typename default_config<A, decltype(w)::value, decltype(g)::value, decltype(e)::value>::type>{});
+    return f(auto_choice<A, typename default_config<A, decltype(w)::value, decltype(g)::value, decltype(e)::value>::type>{});
   };
   auto const by_gather = [&](auto w, auto e) -> decltype(auto) {
     switch (r.gather) {
@@ -110,23 +118,20 @@ decltype(auto) with_default_config(device_column const& col, F&& f)
   return by_gather(std::integral_constant<int, 8>{}, words);
 }
 
-/** Runtime (arch of the current device, W) -> compile-time config -> f. */
+/** Runtime (bucket of the code the device runs, W) -> compile-time config -> f. */
 template <class F>
 decltype(auto) with_auto_config(device_column const& col, F&& f)
 {
-  switch (current_arch_bucket()) {
-    case arch_bucket::sm100:
-    case arch_bucket::sm90: return with_default_config<arch_bucket::sm90>(col, std::forward<F>(f));
-    default: return with_default_config<arch_bucket::generic>(col, std::forward<F>(f));
-  }
+  if (table_bucket(current_arch_bucket()) == arch_bucket::sm90)
+    return with_default_config<arch_bucket::sm90>(col, std::forward<F>(f));
+  return with_default_config<arch_bucket::generic>(col, std::forward<F>(f));
 }
 
 /** The automatic config decodes the column's split stream (OnPair-12 with
  *  prepare_options::split_stream, on sm_90+) rather than its codes. */
 inline bool uses_split_stream(device_column const& col)
 {
-  auto const a = current_arch_bucket();
-  return col.has_split_stream() && (a == arch_bucket::sm90 || a == arch_bucket::sm100);
+  return col.has_split_stream() && table_bucket(current_arch_bucket()) == arch_bucket::sm90;
 }
 
 /** The config that decodes split streams (short-token emit, fused 13-bit codes). */
@@ -142,13 +147,13 @@ inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t row_beg
   std::uint64_t const b0 = bo[row_begin], bytes = bo[row_end] - bo[row_begin];
   if (uses_split_stream(col)) {
     auto const& so = col.split_row_code_offsets();
-    return launch_decode<split_stream_config>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream,
+    return launch_decode<split_stream_config, static_cast<int>(arch_bucket::sm90)>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream,
                                               launched);
   }
   auto const& co = col.row_code_offsets();
   return with_auto_config(col, [&](auto tag) {
     using config = typename decltype(tag)::type;
-    return launch_decode<config>(col.view<config::low_plane_bytes>(), co[row_begin], co[row_end], out, b0, bytes,
+    return launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), co[row_begin], co[row_end], out, b0, bytes,
                                  stream, launched);
   });
 }

@@ -38,6 +38,7 @@
 #pragma once
 
 #include <fastpair/config.cuh>
+#include <fastpair/detail/warp_reduce.cuh>
 
 #include <cub/warp/warp_scan.cuh>
 #include <cuda/ptx>
@@ -51,6 +52,9 @@ namespace fastpair {
 enum decode_error_bits : std::uint32_t {
   code_out_of_range = 1u,  ///< a code was >= the dictionary size
   sidecar_mismatch  = 2u,  ///< a segment's decoded length disagreed with the sidecar
+  /// a decode kernel ran on code of an architecture it was not built for (a library bug: the host
+  /// picks kernels by detail::current_arch_bucket, the kernels compile their body for that bucket)
+  kernel_not_built = 4u,
 };
 
 /**
@@ -359,7 +363,7 @@ __device__ __forceinline__ void warp_decode_segment(column_view<W> const& col, s
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;
-  errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+  errors = warp_or(errors);
   if (lane == 0 && errors) atomicOr(col.error, errors);
 }
 

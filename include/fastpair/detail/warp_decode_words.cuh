@@ -327,7 +327,7 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;
-  errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+  errors = warp_or(errors);
   if (lane == 0 && errors) atomicOr(col.error, errors);
 }
 

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <fastpair/config.cuh>
+#include <fastpair/detail/arch.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 #include <fastpair/detail/warp_decode_words.cuh>
@@ -52,11 +53,32 @@ __device__ __forceinline__ void wait_for_primary_grid()
 #endif
 }
 
-template <class Config, int W>
+/** Tag of decode kernels that exist for every architecture (explicit configs): any_arch. The
+ *  automatic configs are tagged with the tuning-table bucket that picks them (tuning.cuh). */
+inline constexpr int any_arch = -1;
+
+/** Whether this compilation pass builds the body of a kernel tagged `arch_tag` (an arch_bucket,
+ *  or any_arch): always on the host; on the device only where table_bucket(__CUDA_ARCH__)
+ *  is that bucket, so each architecture's code holds only its own tuned kernels, in the manner of
+ *  CUB's chained policies. */
+template <int ArchTag>
+__host__ __device__ constexpr bool builds_kernel_body()
+{
+#if defined(__CUDA_ARCH__)
+  return ArchTag == any_arch || ArchTag == static_cast<int>(table_bucket(bucket_of_arch(__CUDA_ARCH__ / 10)));
+#else
+  return true;
+#endif
+}
+
+template <class Config, int W, int ArchTag = any_arch>
 FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
   column_view<W> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
   std::uint64_t window_begin, std::uint64_t capacity)
 {
+  if constexpr (!builds_kernel_body<ArchTag>()) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicOr(col.error, kernel_not_built);
+  } else {
   extern __shared__ __align__(16) unsigned char fastpair_smem[];
   unsigned const warp       = threadIdx.x / 32;
   unsigned char* const smem = fastpair_smem + warp * warp_smem<Config>::bytes;
@@ -81,6 +103,7 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
       warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
   }
   if constexpr (Config::drain == drain_strategy::bulk_copy) bulk_drain_state::finish(threadIdx.x & 31u);
+  }
 }
 
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment, grid-stride
@@ -106,9 +129,9 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
       sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
     }
     // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.
-    std::uint64_t const total = __reduce_add_sync(0xFFFFFFFFu, sum & 0xFFFFu) +
-                                (std::uint64_t{__reduce_add_sync(0xFFFFFFFFu, sum >> 16)} << 16);
-    errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+    std::uint64_t const total = warp_sum(sum & 0xFFFFu) +
+                                (std::uint64_t{warp_sum(sum >> 16)} << 16);
+    errors = warp_or(errors);
     if (lane == 0) {
       seg_bytes[seg] = total;
       if (errors) atomicOr(col.error, errors);

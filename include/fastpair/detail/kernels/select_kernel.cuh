@@ -385,7 +385,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void gather_compact_kernel(column_view<W>
       partial += ((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) + 1;
     }
     for (int o = 16; o > 0; o >>= 1) partial += __shfl_xor_sync(0xFFFFFFFFu, partial, o);
-    errors = __reduce_or_sync(0xFFFFFFFFu, errors);
+    errors = warp_or(errors);
     if (lane == 0) {
       sidecar[s] = sums[j0].bytes + (pos_a - run_byte) + partial;
       if (errors) atomicOr(col.error, errors);
