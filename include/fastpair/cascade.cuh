@@ -131,6 +131,7 @@ class device_cascaded_column {
    */
   std::uint32_t read_and_clear_errors(cuda::stream_ref stream = {}) const
   {
+    distinct_.check_usable();  // prepared, on its device
     std::uint32_t h = 0;
     std::uint32_t* const e = error_.data();
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, e, sizeof h, cudaMemcpyDeviceToHost, stream.get()));
@@ -142,11 +143,16 @@ class device_cascaded_column {
    * @brief Decodes every row into `out` (Arrow layout, as decode_column of a plain column).
    * Asynchronous: no allocation, no synchronisation, graph-capturable; uses this object's scratch
    * (one decode at a time per object).
-   * @throw logic_error if out is too small, its pointers are null, or int32 offsets would overflow.
+   * @throw logic_error if the object is not prepared or used on another device than its own, out is
+   *        too small, its pointers are null, or int32 offsets would overflow.
    */
   template <class OffsetT>
   void decode(string_column_view<OffsetT> out, cuda::stream_ref stream = {}) const
   {
+    // Prepared, and on its device (the distinct column says both), before any launch.
+    FASTPAIR_EXPECTS(distinct_.prepared(), "the device_cascaded_column is not prepared (default-constructed or moved "
+                                           "from): build it with device_cascaded_column::prepare");
+    distinct_.check_usable();
     std::uint64_t const n = num_rows_, bytes = decoded_bytes_;
     detail::check_output(out, n, bytes);
     if (n == 0) {

@@ -7,6 +7,7 @@
 #include "utils/columns.hpp"
 #include "utils/gpu_check.cuh"
 
+#include <fastpair/cascade.cuh>
 #include <fastpair/fastpair.cuh>
 #include <fastpair/select.cuh>
 
@@ -138,6 +139,11 @@ TEST_CASE("an unprepared device_column is refused before any launch", "[gpu][pre
   CHECK_THROWS_WITH(empty.view<8>(), Contains("not prepared"));
   CHECK_THROWS_WITH(empty.read_and_clear_errors(), Contains("not prepared"));
   CHECK_THROWS_WITH(fastpair::make_select_plan(empty, fastpair::device_row_ranges{nullptr, 0}), Contains("not prepared"));
+  fastpair::device_cascaded_column empty_cascade;
+  CHECK_THROWS_WITH(fastpair::decode_column(empty_cascade, out), Contains("not prepared"));
+  CHECK_THROWS_WITH(empty_cascade.read_and_clear_errors(), Contains("not prepared"));
+  fastpair::device_any_column empty_any;
+  CHECK_THROWS_WITH(fastpair::decode_column(empty_any, out), Contains("not prepared"));
 
   auto col           = small_column(codec::onpair16);
   auto prepared      = fastpair::device_column::prepare(col);
