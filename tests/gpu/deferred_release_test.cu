@@ -5,7 +5,8 @@
 // it), the destructor returns, the stream is still busy, the decode still reads live textures, and
 // the deferred texture objects are released once the stream's work is done; a texture object
 // dropped during graph capture neither breaks the capture nor is destroyed before it is ordered.
-// (No cascade.cuh here: its decode_column overloads would be considered for decode_column<Config>.)
+#include "utils/gpu_resources.cuh"
+
 #include <fastpair/fastpair.cuh>
 
 #include <catch2/catch.hpp>
@@ -17,21 +18,9 @@
 #include <vector>
 
 using fastpair::codec;
+using fastpair::testing::test_stream;
 
 namespace {
-
-/** A stream of its own (non-blocking), destroyed at scope exit. */
-struct test_stream {
-  cudaStream_t s = nullptr;
-  test_stream() { FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
-  ~test_stream()
-  {
-    (void)cudaStreamSynchronize(s);
-    (void)cudaStreamDestroy(s);
-  }
-  test_stream(test_stream const&)            = delete;
-  test_stream& operator=(test_stream const&) = delete;
-};
 
 fastpair::host_strings sample_rows(std::size_t n)
 {
