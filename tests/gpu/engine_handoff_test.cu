@@ -5,7 +5,6 @@
 // rule at its boundary (cuDF's INT32 / INT64 offsets, Arrow's utf8 / large_utf8).
 #include "utils/columns.hpp"
 #include "utils/gpu_check.cuh"
-#include "utils/gpu_resources.cuh"
 
 #include <fastpair/fastpair.cuh>
 
@@ -38,37 +37,74 @@ TEST_CASE("offset width for the engine: 32 bits up to 2^31 - 1 chars, 64 above",
 }
 
 namespace {
-/** The "engine": a stream and a memory pool of its own, as cuDF has its stream and rmm. */
+/** The "engine": its own memory pool and stream, as cuDF has rmm and its stream. */
 struct engine {
-  fastpair::testing::test_stream ts;
-  fastpair::testing::own_pool_resource pool;
-  cudaStream_t stream() const noexcept { return ts.s; }
+  cudaStream_t stream = nullptr;
+  cudaMemPool_t pool  = nullptr;
+  std::uint64_t allocations = 0;
+  engine()
+  {
+    int dev = 0;
+    FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
+    cudaMemPoolProps props{};
+    props.allocType     = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id   = dev;
+    FASTPAIR_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+    FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  }
+  ~engine()
+  {
+    (void)cudaStreamSynchronize(stream);
+    (void)cudaStreamDestroy(stream);
+    (void)cudaMemPoolDestroy(pool);
+  }
+  engine(engine const&)            = delete;
+  engine& operator=(engine const&) = delete;
+  // The resource interface (CCCL's async resource concept).
+  void* allocate_async(std::size_t bytes, std::size_t, cuda::stream_ref s)
+  {
+    void* p = nullptr;
+    FASTPAIR_CUDA_TRY(cudaMallocFromPoolAsync(&p, bytes, pool, s.get()));
+    ++allocations;
+    return p;
+  }
+  void deallocate_async(void* p, std::size_t, std::size_t, cuda::stream_ref s) { (void)cudaFreeAsync(p, s.get()); }
+  void* allocate(std::size_t bytes, std::size_t a)
+  {
+    void* p = allocate_async(bytes, a, cuda::stream_ref{stream});
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream));
+    return p;
+  }
+  void deallocate(void* p, std::size_t bytes, std::size_t a)
+  {
+    deallocate_async(p, bytes, a, cuda::stream_ref{stream});
+    (void)cudaStreamSynchronize(stream);
+  }
+  friend bool operator==(engine const& a, engine const& b) { return &a == &b; }
+  friend bool operator!=(engine const& a, engine const& b) { return &a != &b; }
+  friend void get_property(engine const&, cuda::mr::device_accessible) noexcept {}
 };
 
 template <class OffsetT>
 void check_handoff(engine& e, fastpair::device_column const& dcol, fastpair::host_strings const& expected)
 {
   std::uint64_t const rows = dcol.num_rows(), bytes = dcol.decoded_bytes();
-  fastpair::device_async_resource_ref mr{e.pool};
-  cudaStream_t const s = e.stream();
-  std::uint64_t const before = e.pool.used();
+  fastpair::device_async_resource_ref mr{e};
+  std::uint64_t const before = e.allocations;
   // The engine's buffers (cudf::make_numeric_column + rmm::device_buffer in docs/ENGINES.md).
-  fastpair::device_buffer<OffsetT> offsets(rows + 1, s, mr);
-  fastpair::device_buffer<char> chars(bytes, s, mr);
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  std::uint64_t const with_output = e.pool.used();
-  CHECK(with_output >= before + (rows + 1) * sizeof(OffsetT) + bytes);
-  std::uint64_t const default_pool = fastpair::testing::own_pool_resource::default_pool_used();
-  fastpair::decode_column(dcol, fastpair::string_column_view<OffsetT>{offsets.data(), chars.data(), rows, bytes}, s);
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  CHECK(e.pool.used() == with_output);  // decode_column allocates nothing, from either pool
-  CHECK(fastpair::testing::own_pool_resource::default_pool_used() == default_pool);
+  fastpair::device_buffer<OffsetT> offsets(rows + 1, e.stream, mr);
+  fastpair::device_buffer<char> chars(bytes, e.stream, mr);
+  CHECK(e.allocations == before + (bytes ? 2 : 1));
+  fastpair::decode_column(dcol, fastpair::string_column_view<OffsetT>{offsets.data(), chars.data(), rows, bytes},
+                          e.stream);
+  CHECK(e.allocations == before + (bytes ? 2 : 1));  // decode_column allocates nothing
   std::vector<OffsetT> off(rows + 1);
   std::string got(bytes, '\0');
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(off.data(), offsets.data(), off.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(got.data(), chars.data(), bytes, cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  CHECK(dcol.read_and_clear_errors(s) == 0);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(off.data(), offsets.data(), off.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, e.stream));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(got.data(), chars.data(), bytes, cudaMemcpyDeviceToHost, e.stream));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(e.stream));
+  CHECK(dcol.read_and_clear_errors(e.stream) == 0);
   REQUIRE(off.size() == expected.offsets.size());
   for (std::size_t r = 0; r < off.size(); ++r) REQUIRE(static_cast<std::uint64_t>(off[r]) == expected.offsets[r]);
   CHECK(got == std::string(expected.chars.begin(), expected.chars.end()));
@@ -78,16 +114,15 @@ void check_handoff(engine& e, fastpair::device_column const& dcol, fastpair::hos
 TEST_CASE("an engine's stream and resource flow into decode_column's output", "[gpu][engine]")
 {
   engine e;
-  fastpair::device_async_resource_ref mr{e.pool};
+  fastpair::device_async_resource_ref mr{e};
   auto const kind = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
   fastpair::host_strings rows;
   for (int i = 0; i < 3000; ++i) rows.push_back(i % 7 == 0 ? "" : "row " + std::to_string(i * 7919) + " of the engine");
   auto const col      = fastpair::compress(rows, kind);
   auto const expected = fastpair::decode_reference(col);
-  std::uint64_t const before = e.pool.used();
-  auto const dcol            = fastpair::device_column::prepare(col, e.stream(), {}, mr);
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(e.stream()));
-  CHECK(e.pool.used() > before);  // the column's own buffers come from the engine too
+  std::uint64_t const before = e.allocations;
+  auto const dcol            = fastpair::device_column::prepare(col, e.stream, {}, mr);
+  CHECK(e.allocations > before);  // the column's own buffers come from the engine too
   REQUIRE(fastpair::offset_bits_for(dcol.decoded_bytes()) == 32);
   check_handoff<std::int32_t>(e, dcol, expected);  // cuDF INT32 offsets / Arrow utf8
   check_handoff<std::int64_t>(e, dcol, expected);  // cuDF INT64 offsets / Arrow large_utf8
