@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
 // Writes the seed corpus of the .fpc fuzzer: small valid files of each codec (with and without a
-// sidecar, empty column, empty rows, long tokens). Usage: make_corpus <output folder>
+// sidecar, empty column, empty rows, long tokens), each in version 1 (<name>.fpc) and version 2
+// (<name>_v2.fpc), plus version-2 columns of equal row counts (count_bits 0) and of rows without
+// codes. Usage: make_corpus <output folder>
 #include <fastpair/io.hpp>
 
 #include "../tests/utils/columns.hpp"
@@ -30,10 +32,16 @@ int main(int argc, char** argv)
   for (codec c : {codec::onpair16, codec::onpair12, codec::fsst12}) {
     std::string const n = codec_name(c);
     auto const& extra   = c == codec::fsst12 ? short_tok : long_tok;
-    write_fpc(dir + "/" + n + "_text.fpc", make_text_column(c, extra, rows, 4));
-    write_fpc(dir + "/" + n + "_nosidecar.fpc", make_text_column(c, extra, rows, 4, false));
-    write_fpc(dir + "/" + n + "_empty.fpc", make_column(c, {}, {}));
-    write_fpc(dir + "/" + n + "_emptyrows.fpc", make_column(c, {"ab"}, {{}, {256, 97}, {}}, 1));
+    auto both = [&](std::string const& name, compressed_column const& col) {
+      write_fpc(dir + "/" + n + "_" + name + ".fpc", col, fpc_version_1);
+      write_fpc(dir + "/" + n + "_" + name + "_v2.fpc", col, fpc_version_2);
+    };
+    both("text", make_text_column(c, extra, rows, 4));
+    both("nosidecar", make_text_column(c, extra, rows, 4, false));
+    both("empty", make_column(c, {}, {}));
+    both("emptyrows", make_column(c, {"ab"}, {{}, {256, 97}, {}}, 1));
+    write_fpc(dir + "/" + n + "_equalrows_v2.fpc", make_column(c, {"ab"}, {{97, 98}, {256, 97}, {98, 98}}, 2));
+    write_fpc(dir + "/" + n + "_nocodes_v2.fpc", make_column(c, {}, {{}, {}, {}}));
   }
   return 0;
 }

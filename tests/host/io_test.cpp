@@ -39,8 +39,10 @@ compressed_column sample(codec c, bool sidecar = true)
 
 // Recomputes the header checksum and every in-bounds section checksum (as the fuzzer does), so a
 // test can corrupt a field and reach the check that follows the checksums.
+void fix_checksums_v2(std::vector<std::uint8_t>& b);
 void fix_checksums(std::vector<std::uint8_t>& b)
 {
+  if (b.size() >= 12 && load_le32(b.data() + 8) == 2) return fix_checksums_v2(b);
   if (b.size() < fpc_header_bytes) return;
   store_le64(b.data() + 72, fpc_checksum(b.data(), 72));
   std::size_t pos = fpc_header_bytes;
@@ -50,6 +52,23 @@ void fix_checksums(std::vector<std::uint8_t>& b)
     if (sz > b.size() - body) return;
     store_le64(b.data() + pos + 16, fpc_checksum(b.data() + body, sz));
     pos = body + sz;
+  }
+}
+
+// Version 2: the header checksum over [0, 88), then every in-bounds section's fpc64p checksum,
+// walking the 16-byte aligned section chain.
+void fix_checksums_v2(std::vector<std::uint8_t>& b)
+{
+  namespace fpc2 = fastpair::detail::fpc2;
+  if (b.size() < fpc2::header_bytes) return;
+  store_le64(b.data() + 88, fpc_checksum(b.data(), 88));
+  std::size_t pos = fpc2::header_bytes;
+  while (pos <= b.size() && b.size() - pos >= fpc2::section_header_bytes) {
+    std::uint64_t const sz = load_le64(b.data() + pos + 8);
+    std::size_t const body = pos + fpc2::section_header_bytes;
+    if (sz > b.size() - body) return;
+    store_le64(b.data() + pos + 16, fpc2::section_checksum(b.data() + body, sz));
+    pos = static_cast<std::size_t>(fpc2::align_up(body + sz));
   }
 }
 
@@ -92,35 +111,42 @@ TEST_CASE("fpc row offset width: 4 bytes while the last offset fits in 32 bits",
   CHECK(fpc_offset_width(0) == 4);
   CHECK(fpc_offset_width(0xFFFFFFFFull) == 4);
   CHECK(fpc_offset_width(0x100000000ull) == 8);
-  auto m = serialize(sample(codec::onpair16));
+  auto m = serialize(sample(codec::onpair16), 1);
   store_le64(&m[56], 0x100000000ull);  // decoded_bytes that needs 8-byte offsets
   fix_checksums(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("row_byte_offsets width: 4") && Contains("needs 8"));
 }
 
-TEST_CASE("fpc round trip, all codecs, with and without sidecar", "[io]")
+TEST_CASE("fpc round trip, both versions, all codecs, with and without sidecar", "[io]")
 {
+  std::uint32_t const v = GENERATE(1u, 2u);
   codec const c    = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
   bool const side  = GENERATE(true, false);
   auto const col   = sample(c, side);
   REQUIRE(col.sidecar.empty() == !side);
-  auto const bytes = serialize(col);
+  auto const bytes = serialize(col, v);
+  CHECK(load_le32(&bytes[8]) == v);
+  CHECK(bytes.size() == fpc_file_bytes(col, v));
   auto const back  = deserialize(bytes);
   require_same(col, back);
-  CHECK(serialize(back) == bytes);
+  CHECK(serialize(back, v) == bytes);
   CHECK(decode_reference(back) == decode_reference(col));
 
-  // empty column and empty rows
-  for (auto const& e : {make_column(c, {}, {}), make_column(c, {"ab"}, {{}, {256, 97}, {}}, 1)}) {
-    auto const b = serialize(e);
+  // empty column, empty rows, rows without codes, rows of equal counts (count_bits 0)
+  for (auto const& e : {make_column(c, {}, {}), make_column(c, {"ab"}, {{}, {256, 97}, {}}, 1),
+                        make_column(c, {}, {{}, {}, {}}), make_column(c, {"ab"}, {{97, 98}, {256, 97}, {98, 98}}, 2),
+                        make_column(c, {"ab"}, {{256, 97}}, 1, false)}) {
+    auto const b = serialize(e, v);
+    CHECK(b.size() == fpc_file_bytes(e, v));
     require_same(e, deserialize(b));
+    CHECK(serialize(deserialize(b), v) == b);
   }
 }
 
 TEST_CASE("fpc byte layout matches docs/FORMAT.md", "[io]")
 {
   auto const col = sample(codec::onpair12);  // 259 tokens, sidecar stride 3
-  auto const b   = serialize(col);
+  auto const b   = serialize(col, 1);
   REQUIRE(std::string(b.begin(), b.begin() + 8) == "FASTPAIR");
   CHECK(load_le32(&b[8]) == 1);
   CHECK(b[12] == 2);  // codec onpair12
@@ -163,11 +189,15 @@ TEST_CASE("fpc byte layout matches docs/FORMAT.md", "[io]")
 TEST_CASE("fpc: every truncation throws format_error", "[io]")
 {
   codec const c  = GENERATE(codec::onpair16, codec::fsst12);
-  auto const b   = serialize(sample(c));
-  for (std::size_t n = 0; n < b.size(); ++n) {
-    std::vector<std::uint8_t> const prefix(b.begin(), b.begin() + n);  // exact-size heap buffer
-    REQUIRE_THROWS_AS(deserialize(prefix.data(), prefix.size()), format_error);
+  for (std::uint32_t v : {1u, 2u}) {
+    auto const b = serialize(sample(c), v);
+    for (std::size_t n = 0; n < b.size(); ++n) {
+      std::vector<std::uint8_t> const prefix(b.begin(), b.begin() + n);  // exact-size heap buffer
+      REQUIRE_THROWS_AS(deserialize(prefix.data(), prefix.size()), format_error);
+    }
   }
+  auto const b = serialize(sample(c), 1);
+  CHECK_THROWS_WITH(deserialize(b.data(), 50), Contains("truncated header: 50 bytes, version 1 needs 80"));
   CHECK_THROWS_WITH(deserialize(b.data(), 10), Contains("header") && Contains("10 bytes"));
   CHECK_THROWS_WITH(deserialize(b.data(), 90), Contains("section dict_lengths") && Contains("truncated"));
   CHECK_THROWS_WITH(deserialize(b.data(), 200), Contains("section dict_lengths") &&
@@ -181,7 +211,8 @@ TEST_CASE("fpc: every truncation throws format_error", "[io]")
 TEST_CASE("fpc: every flipped byte throws or round-trips", "[io]")
 {
   codec const c = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
-  auto const b  = serialize(sample(c));
+  std::uint32_t const v = GENERATE(1u, 2u);
+  auto const b  = serialize(sample(c), v);
   std::size_t rejected = 0;
   for (std::size_t i = 0; i < b.size(); ++i)
     for (std::uint8_t mask : {0x01, 0x80, 0xFF}) {
@@ -189,7 +220,7 @@ TEST_CASE("fpc: every flipped byte throws or round-trips", "[io]")
       m[i] ^= mask;
       try {
         auto const col = deserialize(m);
-        REQUIRE(serialize(col) == m);  // accepted: a valid column that is exactly these bytes
+        REQUIRE(serialize(col, v) == m);  // accepted: a valid column that is exactly these bytes
       } catch (format_error const&) {
         ++rejected;
       }
@@ -200,7 +231,8 @@ TEST_CASE("fpc: every flipped byte throws or round-trips", "[io]")
 TEST_CASE("fpc: flipped bytes with recomputed checksums throw or round-trip", "[io]")
 {
   codec const c = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
-  auto const b  = serialize(sample(c));
+  std::uint32_t const v = GENERATE(1u, 2u);
+  auto const b  = serialize(sample(c), v);
   std::size_t accepted = 0;
   for (std::size_t i = 0; i < b.size(); ++i)
     for (std::uint8_t mask : {0x01, 0x10, 0x80, 0xFF}) {
@@ -210,7 +242,7 @@ TEST_CASE("fpc: flipped bytes with recomputed checksums throw or round-trip", "[
       try {
         auto const col = deserialize(m);
         REQUIRE_NOTHROW(validate(col));
-        REQUIRE(serialize(col) == m);
+        REQUIRE(serialize(col, v) == m);
         REQUIRE_NOTHROW(decode_reference(col));
         ++accepted;
       } catch (format_error const&) {
@@ -222,7 +254,7 @@ TEST_CASE("fpc: flipped bytes with recomputed checksums throw or round-trip", "[
 
 TEST_CASE("fpc: each header field rejected by name", "[io]")
 {
-  auto const good = serialize(sample(codec::onpair12));
+  auto const good = serialize(sample(codec::onpair12), 1);
   auto m          = good;
   auto expect     = [&](char const* what) {
     fix_checksums(m);
@@ -232,8 +264,8 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
   };
   m[0] = 'f';
   expect("magic: 0x6641535450414952 is not \"FASTPAIR\"");
-  store_le32(&m[8], 2);
-  expect("version: 2");
+  store_le32(&m[8], 3);
+  expect("version: 3 (this reader supports 1 and 2)");
   store_le32(&m[8], 0);
   expect("version: 0");
   m[12] = 4;
@@ -277,7 +309,7 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
   m = good;
 
   // The sidecar flag on a column without codes.
-  auto e = serialize(make_column(codec::onpair16, {}, {{}}));
+  auto e = serialize(make_column(codec::onpair16, {}, {{}}), 1);
   e[13]  = 1;
   fix_checksums(e);
   CHECK_THROWS_WITH(deserialize(e), Contains("flags") && Contains("0 codes"));
@@ -285,7 +317,7 @@ TEST_CASE("fpc: each header field rejected by name", "[io]")
 
 TEST_CASE("fpc: each section rejected by name", "[io]")
 {
-  auto const good = serialize(sample(codec::onpair16));
+  auto const good = serialize(sample(codec::onpair16), 1);
   char const* names[] = {"", "dict_lengths", "dict_bytes", "codes", "row_code_offsets",
                          "row_byte_offsets", "sidecar"};
   for (std::uint32_t id = 1; id <= 6; ++id) {
@@ -316,7 +348,7 @@ TEST_CASE("fpc: each section rejected by name", "[io]")
 
 TEST_CASE("fpc: payloads that pass the checksums still go through validate()", "[io]")
 {
-  auto const good = serialize(sample(codec::onpair12));
+  auto const good = serialize(sample(codec::onpair12), 1);
   auto m          = good;
   SECTION("token length 0")
   {
@@ -370,12 +402,15 @@ TEST_CASE("write_fpc / read_fpc", "[io]")
                    ("fastpair_io_test_" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(dir);
   std::string const path = (dir / "col.fpc").string();
-  for (codec c : {codec::onpair16, codec::onpair12, codec::fsst12}) {
-    auto const col = sample(c);
-    write_fpc(path, col);
-    CHECK(std::filesystem::file_size(path) == serialize(col).size());
-    require_same(col, read_fpc(path));
-  }
+  for (std::uint32_t v : {1u, 2u})
+    for (codec c : {codec::onpair16, codec::onpair12, codec::fsst12}) {
+      auto const col = sample(c);
+      write_fpc(path, col, v);
+      CHECK(std::filesystem::file_size(path) == serialize(col, v).size());
+      require_same(col, read_fpc(path));
+    }
+  write_fpc(path, sample(codec::fsst12));  // version 2 by default
+  CHECK(std::filesystem::file_size(path) == serialize(sample(codec::fsst12), 2).size());
   // A corrupt file: the message names the path and the field.
   {
     std::FILE* f = std::fopen(path.c_str(), "r+b");
@@ -424,13 +459,15 @@ TEST_CASE("read_fpc checks the header and the file size before reading the rest"
   } else {
     CHECK_THROWS_WITH(read_fpc(path), Contains(path) && Contains("magic"));
     // A real header, then a size its counts do not allow.
-    auto const bytes = serialize(sample(codec::onpair12));
-    REQUIRE(make_sparse_file(path, bytes, big));
-    CHECK_THROWS_WITH(read_fpc(path), Contains(path) && Contains("file size") && Contains(std::to_string(big)));
+    for (std::uint32_t v : {1u, 2u}) {
+      auto const bytes = serialize(sample(codec::onpair12), v);
+      REQUIRE(make_sparse_file(path, bytes, big));
+      CHECK_THROWS_WITH(read_fpc(path), Contains(path) && Contains("file size") && Contains(std::to_string(big)));
+    }
   }
   // A header whose counts need more bytes than the file has; one byte short is within the sizes
   // the counts allow (token bytes vary) and is found by the section checks.
-  auto bytes = serialize(sample(codec::onpair16));
+  auto bytes = serialize(sample(codec::onpair16), 1);
   auto write_prefix = [&](std::size_t n) {
     std::FILE* f = std::fopen(path.c_str(), "wb");
     REQUIRE(f);
@@ -449,6 +486,15 @@ TEST_CASE("read_fpc checks the header and the file size before reading the rest"
     std::fclose(f);
   }
   CHECK_THROWS_WITH(read_fpc(path), Contains(path) && Contains("shorter than the 80-byte header"));
+  // Version 2: the header, then exactly one file size.
+  bytes = serialize(sample(codec::onpair16), 2);
+  write_prefix(90);
+  CHECK_THROWS_WITH(read_fpc(path), Contains(path) && Contains("truncated header: 90 bytes, version 2 needs 96"));
+  write_prefix(bytes.size() - 1);
+  CHECK_THROWS_WITH(read_fpc(path), Contains("file size: " + std::to_string(bytes.size() - 1) +
+                                             " bytes; the header's counts need exactly " + std::to_string(bytes.size())));
+  write_prefix(bytes.size());
+  require_same(sample(codec::onpair16), read_fpc(path));
   std::filesystem::remove_all(dir);
 }
 
@@ -467,4 +513,447 @@ TEST_CASE("read_fpc / write_fpc name the path and the reason", "[io]")
   CHECK_THROWS_WITH(write_fpc(no_dir, sample(codec::fsst12)),
                     Contains("cannot open '" + no_dir + "' for writing") && Contains("No such file or directory"));
   std::filesystem::remove_all(dir);
+}
+
+// ---- Version 2 --------------------------------------------------------------------------------
+
+namespace {
+namespace fpc2 = fastpair::detail::fpc2;
+
+// A version-2 image of `col` written independently of serialize(), with the frame and the row code
+// counts given (so that tests can write non-canonical or inconsistent counts); checksums valid.
+std::vector<std::uint8_t> image_v2(compressed_column const& col, std::uint64_t base, unsigned bits,
+                                   std::vector<std::uint64_t> const& counts)
+{
+  std::uint64_t sizes[6] = {0, col.dict.size(), col.dict.bytes.size(), col.codes.size(),
+                            fpc2::count_bytes(counts.size(), static_cast<int>(bits)), 8 * col.sidecar.size()};
+  auto const l = fpc2::make_layout(sizes);
+  std::vector<std::uint8_t> b(l.file_bytes, 0);
+  std::memcpy(&b[0], "FASTPAIR", 8);
+  store_le32(&b[8], 2);
+  b[12] = static_cast<std::uint8_t>(col.kind);
+  b[13] = col.sidecar.empty() ? 0 : 1;
+  b[14] = static_cast<std::uint8_t>(bits);
+  store_le32(&b[16], col.sidecar_stride);
+  store_le32(&b[20], 5);
+  store_le64(&b[24], col.dict.size());
+  store_le64(&b[32], col.num_codes);
+  store_le64(&b[40], counts.size());
+  store_le64(&b[48], col.sidecar.size());
+  store_le64(&b[56], col.decoded_bytes());
+  store_le64(&b[64], base);
+  store_le64(&b[72], col.dict.bytes.size());
+  for (std::size_t i = 0; i < col.dict.size(); ++i) b[l.payload_at[1] + i] = static_cast<std::uint8_t>(col.dict.length(i));
+  std::copy(col.dict.bytes.begin(), col.dict.bytes.end(), b.begin() + static_cast<std::ptrdiff_t>(l.payload_at[2]));
+  std::copy(col.codes.begin(), col.codes.end(), b.begin() + static_cast<std::ptrdiff_t>(l.payload_at[3]));
+  for (std::size_t r = 0; r < counts.size(); ++r)  // one bit at a time, LSB first
+    for (unsigned k = 0; k < bits; ++k)
+      if (((counts[r] - base) >> k) & 1) {
+        std::uint64_t const bit = r * bits + k;
+        b[l.payload_at[4] + bit / 8] |= static_cast<std::uint8_t>(1u << (bit % 8));
+      }
+  for (std::size_t s = 0; s < col.sidecar.size(); ++s) store_le64(&b[l.payload_at[5] + 8 * s], col.sidecar[s]);
+  for (std::uint32_t id = 1; id <= 5; ++id) {
+    store_le32(&b[l.header_at[id]], id);
+    store_le64(&b[l.header_at[id] + 8], sizes[id]);
+  }
+  fix_checksums_v2(b);
+  return b;
+}
+
+std::vector<std::uint64_t> row_counts(compressed_column const& col)
+{
+  std::vector<std::uint64_t> c;
+  for (std::size_t r = 0; r < col.num_rows(); ++r) c.push_back(col.row_code_offsets[r + 1] - col.row_code_offsets[r]);
+  return c;
+}
+}  // namespace
+
+TEST_CASE("fpc v2 section checksum (fpc64p) test vectors", "[io]")
+{
+  auto const* s = reinterpret_cast<std::uint8_t const*>("FASTPAIR-fpc64");
+  CHECK(fpc2::section_checksum(s, 0) == 0x0000000000000000ull);  // fmix64(0) = 0
+  CHECK(fpc2::section_checksum(s, 8) == 0x93fff1a9b02aaa30ull);
+  CHECK(fpc2::section_checksum(s, 14) == 0xdbc94d2d9773cfccull);
+  // The sum of per-word hashes: any order of the words gives the same sum.
+  std::uint8_t z[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  std::uint64_t sum = 0;
+  for (std::uint64_t i : {2, 0, 1}) sum += fpc2::word_hash(load_le64(z + 8 * i), i);
+  CHECK(fpc2::finish_checksum(sum, 24) == fpc2::section_checksum(z, 24));
+  CHECK(fpc2::section_checksum(z, 20) != fpc2::section_checksum(z, 24));  // the length is hashed
+  std::uint8_t w[16] = {};
+  CHECK(fpc2::section_checksum(w, 16) != fpc2::section_checksum(w + 8, 8));  // the word index is hashed
+}
+
+TEST_CASE("fpc v2 byte layout matches docs/FORMAT.md", "[io]")
+{
+  auto const col = sample(codec::onpair12);  // 259 tokens, sidecar stride 3, rows of 2, 0, 10, 1 codes
+  auto const b   = serialize(col);  // version 2 by default
+  REQUIRE(row_counts(col) == std::vector<std::uint64_t>{2, 0, 10, 1});
+  REQUIRE(std::string(b.begin(), b.begin() + 8) == "FASTPAIR");
+  CHECK(load_le32(&b[8]) == 2);
+  CHECK(b[12] == 2);  // codec onpair12
+  CHECK(b[13] == 1);  // sidecar flag
+  CHECK(b[14] == 4);  // count_bits: the largest count - count_base is 10
+  CHECK(b[15] == 0);
+  CHECK(load_le32(&b[16]) == 3);
+  CHECK(load_le32(&b[20]) == 5);
+  CHECK(load_le64(&b[24]) == 259);
+  CHECK(load_le64(&b[32]) == 13);
+  CHECK(load_le64(&b[40]) == 4);
+  CHECK(load_le64(&b[48]) == 5);  // ceil(13 / 3)
+  CHECK(load_le64(&b[56]) == col.decoded_bytes());
+  CHECK(load_le64(&b[64]) == 0);  // count_base: row 1 is empty
+  CHECK(load_le64(&b[72]) == col.dict.bytes.size());
+  CHECK(load_le64(&b[80]) == 0);
+  CHECK(load_le64(&b[88]) == fpc_checksum(b.data(), 88));
+  std::uint64_t const sizes[6] = {0, 259, col.dict.bytes.size(), 20 /* 13 x 12 bits */, 2 /* 4 x 4 bits */, 40};
+  std::size_t pos = 96;
+  for (std::uint32_t id = 1; id <= 5; ++id) {
+    CHECK(pos % 16 == 0);
+    CHECK(load_le32(&b[pos]) == id);
+    CHECK(load_le32(&b[pos + 4]) == 0);
+    CHECK(load_le64(&b[pos + 8]) == sizes[id]);
+    CHECK(load_le64(&b[pos + 16]) == fpc2::section_checksum(&b[pos + 32], sizes[id]));
+    CHECK(load_le64(&b[pos + 24]) == 0);
+    std::size_t const end = pos + 32 + sizes[id];
+    if (id == 1) CHECK(b[pos + 32 + 256] == 16);  // token 256 "GET /index.html " is 16 bytes
+    if (id == 4) {
+      CHECK(b[pos + 32] == 0x02);  // rows 0, 1: 2 | 0 << 4
+      CHECK(b[pos + 33] == 0x1A);  // rows 2, 3: 10 | 1 << 4
+    }
+    if (id == 5) CHECK(load_le64(&b[pos + 32 + 8]) == col.sidecar[1]);
+    pos = (end + 15) / 16 * 16;
+    for (std::size_t i = end; i < pos; ++i) CHECK(b[i] == 0);  // padding
+  }
+  CHECK(pos == b.size());
+  // The same offsets through fpc2::at and make_layout, which the GPU preparation uses.
+  CHECK(fpc2::at::count_bits == 14);
+  CHECK(fpc2::at::count_base == 64);
+  CHECK(fpc2::at::dict_bytes == 72);
+  CHECK(fpc2::at::checksum == 88);
+  fpc_header const h = parse_fpc_header(b.data(), b.size());
+  CHECK(h.version == 2);
+  CHECK(h.header_size == 96);
+  CHECK(h.count_bits == 4);
+  CHECK(h.count_base == 0);
+  CHECK(h.dict_bytes == col.dict.bytes.size());
+  CHECK(h.layout.header_at[1] == 96);
+  CHECK(h.layout.payload_at[1] == 128);
+  CHECK(h.layout.header_at[2] == 128 + 272);  // 259 rounded up to 16
+  for (std::uint32_t id = 1; id <= 5; ++id) CHECK(h.layout.payload_at[id] % 16 == 0);
+  CHECK(h.layout.file_bytes == b.size());
+  CHECK(h.min_file_bytes == b.size());
+  CHECK(h.max_file_bytes == b.size());
+  CHECK(b.size() == fpc_file_bytes(col));
+  // The writer agrees with an independent one.
+  CHECK(image_v2(col, 0, 4, row_counts(col)) == b);
+  // Equal counts: count_bits 0 and an empty counts section.
+  auto const eq = make_column(codec::fsst12, {"ab"}, {{97, 98}, {256, 97}, {98, 98}}, 2);
+  auto const e  = serialize(eq);
+  CHECK(e[14] == 0);
+  CHECK(load_le64(&e[64]) == 2);
+  CHECK(parse_fpc_header(e.data(), e.size()).layout.size[4] == 0);
+  CHECK(image_v2(eq, 2, 0, {2, 2, 2}) == e);
+}
+
+TEST_CASE("fpc v2 example of docs/FORMAT.md §3.5", "[io]")
+{
+  // fuzz/corpus/onpair12_emptyrows_v2.fpc
+  auto const b = serialize(make_column(codec::onpair12, {"ab"}, {{}, {256, 97}, {}}, 1));
+  CHECK(b.size() == 848);
+  CHECK(fastpair::detail::hex_bytes(b.data(), 96) ==
+        "4641535450414952" "02000000" "02" "01" "02" "00" "01000000" "05000000"  // magic .. num_sections
+        "0101000000000000" "0200000000000000" "0300000000000000" "0200000000000000"  // N, M, R, sidecar
+        "0300000000000000" "0000000000000000" "0201000000000000" "0000000000000000"  // decoded, base, dict, 0
+        "815180cc8dd905ff");  // header checksum, fpc64 of [0, 88)
+  CHECK(b[96] == 1);  // section 1 (dict_lengths), payload at 128
+  CHECK(load_le64(&b[104]) == 257);
+  fpc_header const h = parse_fpc_header(b.data(), b.size());
+  CHECK(h.layout.header_at[2] == 400);
+  CHECK(h.layout.header_at[3] == 704);
+  CHECK(h.layout.header_at[4] == 752);
+  CHECK(h.layout.header_at[5] == 800);
+  CHECK(b[h.layout.payload_at[4]] == 0x08);  // counts 0, 2, 0 in 2 bits each
+}
+
+TEST_CASE("fpc v1 images are still read and written", "[io]")
+{
+  codec const c = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
+  auto const col = sample(c);
+  auto const v1  = serialize(col, 1);
+  auto const v2  = serialize(col, 2);
+  CHECK(load_le32(&v1[8]) == 1);
+  CHECK(v1 != v2);
+  require_same(col, deserialize(v1));
+  CHECK(serialize(deserialize(v1), 1) == v1);
+  CHECK(serialize(deserialize(v1)) == v2);  // converting a file is read + write
+  CHECK(parse_fpc_header(v1.data()).version == 1);
+  CHECK(parse_fpc_header(v1.data(), 80).header_size == 80);
+  CHECK(parse_fpc_header(v2.data()).version == 2);
+  CHECK(fpc_version == fpc_version_latest);
+  CHECK(fpc_version_latest == 2);
+  CHECK_THROWS_AS(serialize(col, 3), fastpair::logic_error);
+  CHECK_THROWS_AS(serialize(col, 0), fastpair::logic_error);
+}
+
+TEST_CASE("fpc v2: the host half of a GPU preparation", "[io]")
+{
+  auto const col = sample(codec::onpair12);
+  auto const b   = serialize(col);
+  fpc_header const h = parse_fpc_header(b.data(), b.size());
+  auto const& l      = h.layout;
+  fpc_section_info const s1 = check_fpc_section_header(h, 1, &b[l.header_at[1]]);
+  fpc_section_info const s2 = check_fpc_section_header(h, 2, &b[l.header_at[2]]);
+  CHECK(s1.checksum == load_le64(&b[l.header_at[1] + 16]));
+  dictionary const d = read_fpc_dictionary(h, &b[l.payload_at[1]], &b[l.payload_at[2]], s1.checksum, s2.checksum);
+  CHECK(d == col.dict);
+  for (std::uint32_t id = 3; id <= 5; ++id) {
+    auto const s = check_fpc_section_header(h, id, &b[l.header_at[id]]);
+    CHECK(s.checksum == fpc2::section_checksum(&b[l.payload_at[id]], l.size[id]));
+  }
+  CHECK_THROWS_WITH(read_fpc_dictionary(h, &b[l.payload_at[1]], &b[l.payload_at[2]], s1.checksum, s2.checksum + 1),
+                    Contains("section 2 (dict_bytes): checksum mismatch"));
+  CHECK_THROWS_WITH(read_fpc_dictionary(h, &b[l.payload_at[1]], &b[l.payload_at[2]], s1.checksum + 1, s2.checksum),
+                    Contains("section 1 (dict_lengths): checksum mismatch"));
+  auto m = b;
+  store_le64(&m[l.header_at[3] + 8], 10);
+  CHECK_THROWS_WITH(check_fpc_section_header(h, 3, &m[l.header_at[3]]),
+                    Contains("fastpair: invalid .fpc: section 3 (codes): size 10 != 20 from the header"));
+  m = b;
+  store_le32(&m[l.header_at[4]], 5);
+  CHECK_THROWS_WITH(check_fpc_section_header(h, 4, &m[l.header_at[4]]),
+                    Contains("section 4 (row_code_counts): id 5 at offset " + std::to_string(l.header_at[4])));
+  // A dictionary whose lengths pass their checksum but not the header's dict_bytes, and a duplicate token.
+  m = b;
+  m[l.payload_at[1] + 256] = 15;
+  CHECK_THROWS_WITH(read_fpc_dictionary(h, &m[l.payload_at[1]], &m[l.payload_at[2]],
+                                        fpc2::section_checksum(&m[l.payload_at[1]], 259), s2.checksum),
+                    Contains("section 1 (dict_lengths): token lengths sum to") && Contains("from the header"));
+  auto dup = make_column(codec::onpair16, {"ab", "ac"}, {{256}}, 1);
+  dup.dict.bytes.back() = 'b';  // "ac" -> "ab": a duplicate token, lengths unchanged
+  std::vector<std::uint8_t> lens(dup.dict.size());
+  for (std::size_t i = 0; i < lens.size(); ++i) lens[i] = static_cast<std::uint8_t>(dup.dict.length(i));
+  fpc_header hd = parse_fpc_header(serialize(make_column(codec::onpair16, {"ab", "ac"}, {{256}}, 1)).data(), 96);
+  CHECK_THROWS_WITH(read_fpc_dictionary(hd, lens.data(), dup.dict.bytes.data(),
+                                        fpc2::section_checksum(lens.data(), lens.size()),
+                                        fpc2::section_checksum(dup.dict.bytes.data(), dup.dict.bytes.size())),
+                    Contains("dictionary token 257") && Contains("duplicate token"));
+  CHECK_THROWS_AS(check_fpc_section_header(parse_fpc_header(serialize(col, 1).data()), 1, b.data()), fastpair::logic_error);
+}
+
+TEST_CASE("fpc v2: truncated and malformed sections rejected by name", "[io]")
+{
+  auto const col = sample(codec::onpair12);
+  auto const b   = serialize(col);
+  auto const l   = parse_fpc_header(b.data(), b.size()).layout;
+  CHECK_THROWS_WITH(deserialize(b.data(), 90), Contains("header: truncated header: 90 bytes, version 2 needs 96"));
+  CHECK_THROWS_WITH(parse_fpc_header(b.data(), 12), Contains("truncated header: 12 bytes, version 2 needs 96"));
+  CHECK_THROWS_WITH(parse_fpc_header(b.data(), 11), Contains("11 bytes, shorter than the 80-byte header"));
+  // Truncated in a section header, in a payload, in the padding after it.
+  CHECK_THROWS_WITH(deserialize(b.data(), l.header_at[3] + 10),
+                    Contains("section 3 (codes): truncated header at offset " + std::to_string(l.header_at[3])));
+  CHECK_THROWS_WITH(deserialize(b.data(), l.payload_at[3] + 5),
+                    Contains("section 3 (codes): size 20 exceeds the 5 bytes left in the input"));
+  CHECK_THROWS_WITH(deserialize(b.data(), l.payload_at[3] + 21), Contains("section 3 (codes): truncated padding"));
+  CHECK_THROWS_WITH(deserialize(b.data(), b.size() - 1), Contains("section 5 (sidecar): truncated padding"));
+  char const* names[] = {"", "dict_lengths", "dict_bytes", "codes", "row_code_counts", "sidecar"};
+  for (std::uint32_t id = 1; id <= 5; ++id) {
+    std::string const name = "section " + std::to_string(id) + " (" + names[id] + ")";
+    std::size_t const at   = l.header_at[id];
+    auto m = b;
+    store_le64(&m[at + 8], l.size[id] + 1);
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": size " + std::to_string(l.size[id] + 1) + " != " +
+                                               std::to_string(l.size[id]) + " from the header"));
+    m = b;
+    store_le64(&m[at + 16], load_le64(&m[at + 16]) + 1);
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": checksum mismatch"));
+    m = b;
+    m[l.payload_at[id]] ^= 0x40;  // payload changed, stored checksum kept (every section is non-empty here)
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": checksum mismatch"));
+    m = b;
+    m[at + 5] = 1;
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": reserved u32 at +4 is 256, not 0"));
+    m = b;
+    m[at + 31] = 1;
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": reserved u64 at +24 is 72057594037927936, not 0"));
+    m = b;
+    store_le32(&m[at], id + 1);
+    CHECK_THROWS_WITH(deserialize(m), Contains(name + ": id " + std::to_string(id + 1)));
+    std::uint64_t const end = l.payload_at[id] + l.size[id];
+    std::uint64_t const next = id < 5 ? l.header_at[id + 1] : l.file_bytes;
+    if (end < next) {  // every section here is padded (259, 27, 20, 2 and 40 bytes)
+      m = b;
+      m[next - 1] = 1;
+      CHECK_THROWS_WITH(deserialize(m), Contains(name + ": padding byte at offset " + std::to_string(next - 1) +
+                                                 " is 1, not 0"));
+    }
+  }
+  auto m = b;
+  m.push_back(0);
+  CHECK_THROWS_WITH(deserialize(m), Contains("file size: 1 trailing bytes after the last section"));
+  m.resize(b.size() + 16);
+  CHECK_THROWS_WITH(deserialize(m), Contains("file size: 16 trailing bytes after the last section"));
+}
+
+TEST_CASE("fpc v2: each header field rejected by name", "[io]")
+{
+  auto const good = serialize(sample(codec::onpair12));  // 259 tokens, 13 codes, 4 rows, stride 3
+  auto m          = good;
+  auto expect     = [&](std::string const& what) {
+    fix_checksums(m);
+    CHECK_THROWS_AS(deserialize(m), format_error);
+    CHECK_THROWS_WITH(deserialize(m), Contains("invalid .fpc: " + what));
+    m = good;
+  };
+  m[0] = 'f';
+  expect("magic: 0x6641535450414952 is not \"FASTPAIR\"");
+  store_le32(&m[8], 3);
+  expect("version: 3 (this reader supports 1 and 2)");
+  m[12] = 4;
+  expect("codec: 4");
+  m[13] = 2;
+  expect("flags: 2 has unknown bits set");
+  m[15] = 1;
+  expect("header[15]: reserved byte is 1, not 0");
+  m[80] = 1;
+  expect("header[80..88): reserved u64 is 1, not 0");
+  m[14] = 65;
+  expect("count_bits: 65 > 64");
+  store_le32(&m[16], 0);
+  expect("sidecar_stride: 0");
+  store_le32(&m[20], 6);
+  expect("num_sections: 6 (version 2 has 5)");
+  store_le64(&m[24], 255);
+  expect("num_tokens: 255");
+  store_le64(&m[32], ~std::uint64_t{0});
+  expect("num_codes: 18446744073709551615 too large");
+  store_le64(&m[40], ~std::uint64_t{0});
+  expect("num_rows: 18446744073709551615 too large");
+  store_le64(&m[48], 4);
+  expect("sidecar_entries: 4 != ceil(num_codes / stride) = 5");
+  m[13] = 0;
+  expect("sidecar_entries: 5 but the sidecar flag is clear");
+  store_le64(&m[72], 258);
+  expect("dict_bytes: 258 outside 259..4144");
+  store_le64(&m[56], 12);
+  expect("decoded_bytes: 12 outside 13..208");
+  store_le64(&m[64], 14);
+  expect("count_base: 14 > num_codes 13");
+  store_le64(&m[64], 4);
+  expect("count_base: 4 x 4 rows = 16 > num_codes 13");
+  m[14] = 5;  // 4 rows of 0.. codes summing to 13 never reach 16 above count_base
+  expect("count_bits: 5: 4 rows");
+  m[14] = 0;
+  expect("count_base: 0 x 4 rows = 0 != num_codes 13 with count_bits 0");
+  store_le64(&m[40], std::uint64_t{1} << 62);  // 2^62 rows of 4 bits: 2^61 bytes, nothing allocated
+  expect("section 4 (row_code_counts): size 2 != 2305843009213693952 from the header");
+  store_le64(&m[40], ~std::uint64_t{0} - 1);  // (2^64 - 2) x 4 bits: 2^63 bytes, fits
+  expect("section 4 (row_code_counts): size 2 != 9223372036854775807 from the header");
+  store_le64(&m[40], 1000);  // fits, but not the sections that follow
+  expect("section 4 (row_code_counts): size 2 != 500 from the header");
+  store_le64(&m[88], load_le64(&m[88]) ^ 1);
+  CHECK_THROWS_WITH(deserialize(m), Contains("header checksum"));  // not fixed up
+  m = good;
+
+  // Sizes that overflow 64 bits need count_bits >= 8, hence num_codes >= 128.
+  auto const big = serialize(make_text_column(codec::onpair12, {"GET /a.png "}, std::vector<std::string>(200, "GET /a.png x"), 3));
+  REQUIRE(load_le64(&big[32]) >= 256);
+  m = big;
+  store_le64(&m[40], ~std::uint64_t{0} - 1);
+  store_le64(&m[64], 0);
+  m[14] = 9;
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("row_code_counts size: 2305843009213693951 x 9 overflows 64 bits"));
+  m[14] = 8;  // 2^64 - 8 bytes of counts: the file size overflows
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("invalid .fpc: file size: ") && Contains("overflows 64 bits"));
+  m = good;
+
+  // No rows: no codes, count_base 0, count_bits 0. No codes: at most 2^20 rows, no sidecar flag.
+  auto const empty = serialize(make_column(codec::onpair16, {}, {}));
+  m = empty;
+  store_le64(&m[64], 1);
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("count_base: 1 with 0 rows (must be 0)"));
+  m = empty;
+  m[14] = 1;
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("count_bits: 1 with 0 rows (must be 0)"));
+  m = empty;
+  store_le64(&m[40], (std::uint64_t{1} << 20) + 1);
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("num_rows: 1048577 rows without codes exceed fpc_v2_max_empty_rows (1048576)"));
+  store_le64(&m[40], std::uint64_t{1} << 20);  // allowed: 2^20 empty rows from a 1 KB file
+  fix_checksums(m);
+  CHECK(deserialize(m).num_rows() == (std::size_t{1} << 20));
+  m = empty;
+  m[13] = 1;
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("flags: sidecar flag set on a column with 0 codes"));
+}
+
+TEST_CASE("fpc v2: non-canonical or inconsistent counts and codes", "[io]")
+{
+  auto const col = make_column(codec::onpair12, {"ab"}, {{97, 98}, {256, 97, 98}, {98, 98, 97, 256}, {98, 97, 97, 256}}, 2);
+  REQUIRE(row_counts(col) == std::vector<std::uint64_t>{2, 3, 4, 4});
+  auto const good = serialize(col);
+  CHECK(image_v2(col, 2, 2, {2, 3, 4, 4}) == good);
+  REQUIRE_NOTHROW(deserialize(image_v2(col, 2, 2, {2, 3, 4, 4})));
+  CHECK_THROWS_WITH(deserialize(image_v2(col, 1, 2, {2, 3, 4, 4})),
+                    Contains("count_base: 1 is not the smallest row code count (2): not canonical"));
+  CHECK_THROWS_WITH(deserialize(image_v2(col, 2, 3, {2, 3, 4, 4})),
+                    Contains("count_bits: 3, but the largest count - count_base (2) needs 2: not canonical"));
+  CHECK_THROWS_WITH(deserialize(image_v2(col, 2, 2, {2, 3, 4, 3})),
+                    Contains("section 4 (row_code_counts): the row code counts sum to 12 != num_codes 13"));
+  CHECK_THROWS_WITH(deserialize(image_v2(col, 2, 2, {2, 5, 4, 4})),
+                    Contains("section 4 (row_code_counts): rows 0..3 hold more than num_codes 13 codes"));
+  // The unused high bits of the last counts byte.
+  auto m = good;
+  auto const l = parse_fpc_header(m.data(), m.size()).layout;
+  REQUIRE(l.size[4] == 1);  // 4 rows x 2 bits
+  auto odd = serialize(make_column(codec::onpair12, {"ab"}, {{97}, {256, 97}, {98, 98, 97}}, 2));  // 3 x 2 bits
+  auto const lo = parse_fpc_header(odd.data(), odd.size()).layout;
+  odd[lo.payload_at[4]] |= 0x80;
+  fix_checksums(odd);
+  CHECK_THROWS_WITH(deserialize(odd), Contains("section 4 (row_code_counts): the unused high bits of the last byte are 2, not 0"));
+  // A code >= num_tokens (its checksum fixed): named before anything reads the dictionary with it.
+  m[l.payload_at[3]]     = 0xFF;
+  m[l.payload_at[3] + 1] |= 0x0F;  // code 0 = 0xFFF
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("section 3 (codes): code 0 is 4095 >= num_tokens 257"));
+  // decoded_bytes that the codes do not decode to.
+  m = good;
+  store_le64(&m[56], col.decoded_bytes() + 1);
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("decoded_bytes: " + std::to_string(col.decoded_bytes() + 1) +
+                                             " from the header != " + std::to_string(col.decoded_bytes()) +
+                                             ", the decoded size of the codes"));
+  // A sidecar entry that passes its checksum but not validate().
+  m = good;
+  store_le64(&m[l.payload_at[5] + 8], 1);
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("invalid column: sidecar[1]"));
+  // A dictionary token of length 0 (lengths still summing to dict_bytes).
+  m = good;
+  m[l.payload_at[1] + 256] = 0;
+  m[l.payload_at[1] + 97]  = 3;  // token 97 takes token 256's two bytes: the sum is kept, the shape is not
+  fix_checksums(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("invalid column: dictionary token"));
+}
+
+TEST_CASE("fpc v2 refuses more than 2^20 rows without codes; version 1 takes them", "[io]")
+{
+  compressed_column e = make_column(codec::onpair16, {}, {});
+  e.row_code_offsets.assign((std::size_t{1} << 20) + 2, 0);
+  e.row_byte_offsets.assign((std::size_t{1} << 20) + 2, 0);
+  CHECK_THROWS_WITH(serialize(e), Contains("cannot write .fpc version 2: 1048577 rows without codes") &&
+                                    Contains("version 1 stores them"));
+  auto const v1 = serialize(e, 1);
+  CHECK(deserialize(v1).num_rows() == (std::size_t{1} << 20) + 1);
+  e.row_code_offsets.pop_back();
+  e.row_byte_offsets.pop_back();
+  auto const v2 = serialize(e);
+  CHECK(v2.size() < 2000);
+  CHECK(deserialize(v2).num_rows() == (std::size_t{1} << 20));
 }

@@ -1,0 +1,146 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file fpc_v2.hpp
+ * @brief The byte layout of a version-2 `.fpc` image, shared by the host reader and writer
+ * (io.hpp) and the GPU preparation (device_column.cuh): header fields, section placement, the
+ * parallel section checksum and the bit-packed row code counts. docs/FORMAT.md §3 is the spec.
+ *
+ * Why a version 2: version 1 stores 8-16 bytes of row offsets per row, more than the codes on
+ * columns of short rows, and a sequential checksum that a GPU cannot verify. Version 2 stores
+ * one bit-packed code count per row (frame of reference: count - count_base in count_bits bits;
+ * 0 bits when every row has the same count), places every payload at a 16-byte aligned offset
+ * so that an uploaded image can be read in place, and checksums sections with a sum of
+ * per-word hashes that a GPU reduces at memory bandwidth. Decoded row lengths are not stored:
+ * they follow from the codes and the dictionary, so there is nothing to contradict them.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define FASTPAIR_HOST_DEVICE __host__ __device__
+#else
+#define FASTPAIR_HOST_DEVICE
+#endif
+
+namespace fastpair::detail::fpc2 {
+
+inline constexpr std::uint32_t version         = 2;
+inline constexpr std::size_t header_bytes      = 96;  ///< fixed header, checksum at [88, 96)
+inline constexpr std::size_t section_header_bytes = 32;  ///< id, reserved, size, checksum, reserved
+inline constexpr std::uint32_t num_sections    = 5;
+inline constexpr std::size_t alignment         = 16;  ///< every section header and payload starts here
+
+/** Header field offsets (bytes). */
+namespace at {
+inline constexpr std::size_t magic = 0, version = 8, codec = 12, flags = 13, count_bits = 14, reserved15 = 15,
+                             stride = 16, num_sections = 20, num_tokens = 24, num_codes = 32, num_rows = 40,
+                             sidecar_entries = 48, decoded_bytes = 56, count_base = 64, dict_bytes = 72,
+                             reserved80 = 80, checksum = 88;
+}
+
+/** Section ids, in file order. */
+enum section_id : std::uint32_t { dict_lengths = 1, dict_bytes = 2, codes = 3, row_code_counts = 4, sidecar = 5 };
+
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t align_up(std::uint64_t x) noexcept
+{
+  return (x + (alignment - 1)) & ~std::uint64_t{alignment - 1};
+}
+
+/** MurmurHash3's 64-bit finaliser: a bijection of 64-bit words. */
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t fmix64(std::uint64_t k) noexcept
+{
+  k ^= k >> 33;
+  k *= 0xFF51AFD7ED558CCDull;
+  k ^= k >> 33;
+  k *= 0xC4CEB9FE1A85EC53ull;
+  k ^= k >> 33;
+  return k;
+}
+
+/** The hash of little-endian word i of a section (a bijection of w for each i): the summand of
+ *  the section checksum. */
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t word_hash(std::uint64_t w, std::uint64_t i) noexcept
+{
+  return fmix64(w ^ ((i + 1) * 0x9E3779B97F4A7C15ull));
+}
+
+/** The section checksum from the sum (mod 2^64) of word_hash over the n bytes' words (the last
+ *  partial word zero-padded). */
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t finish_checksum(std::uint64_t sum, std::uint64_t n) noexcept
+{
+  return fmix64(sum + n * 0xC2B2AE3D27D4EB4Full);
+}
+
+/** Host reference of the section checksum ("fpc64p"): any change confined to one 8-byte word is
+ *  always detected (word_hash is a bijection), and the words can be hashed in any order. */
+inline std::uint64_t section_checksum(std::uint8_t const* data, std::uint64_t n) noexcept
+{
+  std::uint64_t sum = 0, i = 0;
+  for (; 8 * i + 8 <= n; ++i) {
+    std::uint64_t w = 0;
+    for (int b = 7; b >= 0; --b) w = w << 8 | data[8 * i + b];
+    sum += word_hash(w, i);
+  }
+  if (8 * i < n) {
+    std::uint64_t w = 0;
+    for (std::uint64_t b = n - 8 * i; b-- > 0;) w = w << 8 | data[8 * i + b];
+    sum += word_hash(w, i);
+  }
+  return finish_checksum(sum, n);
+}
+
+/** Number of bits that hold `max_delta` (0 for 0). */
+FASTPAIR_HOST_DEVICE constexpr int bit_width(std::uint64_t max_delta) noexcept
+{
+  int b = 0;
+  while (b < 64 && (max_delta >> b) != 0) ++b;
+  return b;
+}
+
+/** Bytes of R row counts of b bits. */
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t count_bytes(std::uint64_t rows, int bits) noexcept
+{
+  // rows * bits may exceed 64 bits only for absurd headers; callers check rows against the file size
+  return (rows / 8) * static_cast<std::uint64_t>(bits) + ((rows % 8) * static_cast<std::uint64_t>(bits) + 7) / 8;
+}
+
+/** Value r of a little-endian, LSB-first bit-packed array of b-bit values held in 64-bit words
+ *  (`words` must hold every word a value touches: the payload rounded up to 8 bytes). */
+FASTPAIR_HOST_DEVICE inline std::uint64_t unpack(std::uint64_t const* words, std::uint64_t r, int bits) noexcept
+{
+  if (bits == 0) return 0;
+  std::uint64_t const p  = r * static_cast<std::uint64_t>(bits);
+  unsigned const sh      = static_cast<unsigned>(p % 64);
+  std::uint64_t v        = words[p / 64] >> sh;
+  if (sh + static_cast<unsigned>(bits) > 64) v |= words[p / 64 + 1] << (64 - sh);
+  return bits == 64 ? v : v & ((std::uint64_t{1} << bits) - 1);
+}
+
+/** Where each section of a version-2 image lies (payload offsets and sizes), from the header's
+ *  counts alone. */
+struct layout {
+  std::uint64_t header_at[num_sections + 1]  = {};  ///< section k's header offset (index k = id)
+  std::uint64_t payload_at[num_sections + 1] = {};
+  std::uint64_t size[num_sections + 1]       = {};
+  std::uint64_t file_bytes                   = 0;  ///< total image size, padding after the last section included
+};
+
+/** The layout for the given section sizes (index = section id; entry 0 unused). */
+FASTPAIR_HOST_DEVICE constexpr layout make_layout(std::uint64_t const (&sizes)[num_sections + 1]) noexcept
+{
+  layout l{};
+  std::uint64_t off = header_bytes;
+  for (std::uint32_t id = 1; id <= num_sections; ++id) {
+    l.header_at[id]  = off;
+    l.payload_at[id] = off + section_header_bytes;
+    l.size[id]       = sizes[id];
+    off              = align_up(l.payload_at[id] + sizes[id]);
+  }
+  l.file_bytes = off;
+  return l;
+}
+
+}  // namespace fastpair::detail::fpc2
