@@ -58,6 +58,8 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
   // - sm_90+ config: K8 H0 T256 B3 (default_config<sm90>); 12-bit columns read fused codes
   //   (.texlf), FSST-12 (W 8, no high plane) with the short-token emit (.swords); OnPair-16 streams
   //   lengths (.texls) or gathers them (.texlo); a split stream decodes with the split config.
+  // These need the accelerators, which are opt-in (prepare_options): length stream, fused codes,
+  // split stream. A default (lean) column has none of them and decodes the same bytes.
   struct expectation {
     codec kind;
     int short_len, long_len, long_per_10;  // the column: see two_length_column
@@ -98,7 +100,9 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
     REQUIRE(fastpair::share_longer_than(hist, 8) == Approx(e.long_len > 8 ? e.long_per_10 / 10.0 : 0.0).margin(1e-3));
     REQUIRE(fastpair::mean_token_length(hist) == Approx(e.mean).margin(1e-2));
     REQUIRE(fastpair::choose_low_plane_bytes(e.kind, hist) == e.paper_w);
-    auto const dcol = fastpair::device_column::prepare(col);
+    fastpair::prepare_options accel;
+    accel.length_stream = accel.fused_codes = accel.split_stream = true;
+    auto const dcol = fastpair::device_column::prepare(col, {}, accel);
     REQUIRE(dcol.low_plane_bytes() == (hopper_or_newer ? e.sm90_w : e.paper_w));
     if (e.kind == codec::fsst12) REQUIRE(!dcol.has_high_plane());
     // 12-bit columns get the fused code stream, OnPair-16 columns cannot have one.
@@ -114,6 +118,17 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
     ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
     auto const back = fastpair::decompress(dcol).to_host();
     REQUIRE(back == fastpair::decode_reference(col));
+    // The default column: the same W, no accelerator, the same bytes.
+    auto const lean = fastpair::device_column::prepare(col);
+    REQUIRE(lean.low_plane_bytes() == dcol.low_plane_bytes());
+    REQUIRE_FALSE(lean.has_fused_codes());
+    REQUIRE_FALSE(lean.has_length_stream());
+    REQUIRE_FALSE(lean.has_split_stream());
+    REQUIRE_FALSE(lean.has_row_offsets());
+    REQUIRE_FALSE(fastpair::detail::streams_lengths_pays_off(lean));
+    REQUIRE(lean.device_bytes() < dcol.device_bytes());
+    ft::check_decode<fastpair::auto_config>(lean, fastpair::decode_reference(col), 0, col.num_rows());
+    REQUIRE(fastpair::decompress(lean).to_host() == fastpair::decode_reference(col));
   }
 }
 
@@ -259,30 +274,38 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
 {
   using paper16 = fastpair::paper_config<16>;
   using words16 = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words>;
-  // Many short rows (1-byte row lengths), a few long rows (2-byte), rows of up to 96 KiB (no
-  // compact lengths: the 8-byte offsets are copied), and a mix with 30 % empty rows, at four
-  // strides; each also prepared without row lengths. Whole columns and row ranges; 4 guard
-  // offsets on each side (check_decode) or 2 (chars only).
+  // Many short rows, a few long rows, rows of up to 96 KiB, and a mix with 30 % empty rows, at
+  // four strides; each prepared without row offsets (the output offsets are derived from the
+  // codes and the stored row code counts) and with them (prepare_options::row_offsets: copied).
+  // Whole columns and row ranges; 4 guard offsets on each side (check_decode) or 2 (chars only).
   struct shape {
     std::uint64_t rows;
     fastpair::testing::code_mix mix;
     std::uint32_t stride;
     ft::length_mix lens;
   };
-  std::set<int> seen;
+  std::set<bool> seen;
   for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
                          shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}}}) {
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       auto d         = ft::make_dictionary(kind, 3000, sh.lens, 21);
       auto const col = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);
-      for (bool const lengths : {true, false}) {
+      for (bool const offsets : {false, true}) {
         fastpair::prepare_options opt;
-        opt.row_lengths = lengths;
+        opt.row_offsets = offsets;
         auto const dcol = fastpair::device_column::prepare(col, {}, opt);
-        int const expect_bytes = lengths ? fastpair::device_column::row_length_bytes_for(col.row_byte_offsets) : 0;
-        REQUIRE(dcol.row_length_bytes() == expect_bytes);
-        REQUIRE((dcol.device_row_lengths() != nullptr) == (expect_bytes != 0));
-        seen.insert(expect_bytes);
+        REQUIRE(dcol.has_row_offsets() == offsets);
+        if (offsets) {
+          std::vector<std::uint64_t> co(col.num_rows() + 1), bo(col.num_rows() + 1);
+          FASTPAIR_CUDA_TRY(cudaMemcpy(co.data(), dcol.device_row_code_offsets(), co.size() * 8, cudaMemcpyDeviceToHost));
+          FASTPAIR_CUDA_TRY(cudaMemcpy(bo.data(), dcol.device_row_byte_offsets(), bo.size() * 8, cudaMemcpyDeviceToHost));
+          REQUIRE(co == col.row_code_offsets);
+          REQUIRE(bo == col.row_byte_offsets);
+        } else {
+          REQUIRE_THROWS_AS(dcol.device_row_byte_offsets(), std::logic_error);
+          REQUIRE_THROWS_AS(dcol.device_row_code_offsets(), std::logic_error);
+        }
+        seen.insert(offsets);
         std::uint64_t const n = col.num_rows();
         for (auto [r0, r1] : {std::pair<std::uint64_t, std::uint64_t>{0, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 1}}) {
           auto const expect = fastpair::decode_reference(col, r0, r1);
@@ -304,17 +327,22 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
       }
     }
   }
-  REQUIRE(seen == std::set<int>{0, 1, 2});  // every offsets path ran
+  REQUIRE(seen == std::set<bool>{false, true});  // both offsets paths ran
   // A column of empty rows only: no chars, the offsets on their own (or nothing at all).
   auto const empty = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 10, {1, 4}, 1), 50,
                                        {0.0, 1.0, 4}, 2);
   REQUIRE(empty.decoded_bytes() == 0);
-  auto const dempty = fastpair::device_column::prepare(empty);
-  REQUIRE(dempty.row_length_bytes() == 1);
-  ft::check_decode<fastpair::auto_config, std::int32_t>(dempty, fastpair::decode_reference(empty), 0, 50);
-  fastpair::string_column_view<std::int64_t> none{nullptr, nullptr, 50, 0};
-  fastpair::decode_column(dempty, none);
-  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+  for (bool const offsets : {false, true}) {
+    fastpair::prepare_options opt;
+    opt.row_offsets   = offsets;
+    auto const dempty = fastpair::device_column::prepare(empty, {}, opt);
+    ft::check_decode<fastpair::auto_config, std::int32_t>(dempty, fastpair::decode_reference(empty), 0, 50);
+    ft::check_decode<fastpair::auto_config, std::int64_t>(dempty, fastpair::decode_reference(empty, 3, 47), 3, 47);
+    fastpair::string_column_view<std::int64_t> none{nullptr, nullptr, 50, 0};
+    fastpair::decode_column(dempty, none);
+    FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+    REQUIRE(dempty.read_and_clear_errors() == 0);
+  }
 }
 
 TEST_CASE("work queued after decode_column sees its chars and offsets", "[gpu][decode]")
@@ -325,9 +353,14 @@ TEST_CASE("work queued after decode_column sees its chars and offsets", "[gpu][d
   // device-to-device copies queued at once on the same stream.
   auto const col    = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 3000, {8, 16}, 5), 600,
                                         {0.0, 0.0, 4000}, 6);
-  auto const dcol   = fastpair::device_column::prepare(col);
+  // Both offsets passes: derived from the codes (default) and copied (row_offsets).
+  bool const offsets = GENERATE(false, true);
+  INFO("row_offsets " << offsets);
+  fastpair::prepare_options opt;
+  opt.row_offsets   = offsets;
+  auto const dcol   = fastpair::device_column::prepare(col, {}, opt);
   auto const expect = fastpair::decode_reference(col);
-  REQUIRE(dcol.row_length_bytes() == 2);
+  REQUIRE(dcol.has_row_offsets() == offsets);
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream, decoded on others
   cudaStream_t s;
   FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -389,7 +422,9 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
     auto const hist = fastpair::token_length_histogram(col);
     REQUIRE(fastpair::share_longer_than(hist, 8) > 0.02);
     REQUIRE(fastpair::share_longer_than(hist, 8) < 0.2);
-    auto const dcol = fastpair::device_column::prepare(col);
+    fastpair::prepare_options accel;  // the split stream and fused codes are opt-in
+    accel.split_stream = accel.fused_codes = accel.length_stream = true;
+    auto const dcol = fastpair::device_column::prepare(col, {}, accel);
     REQUIRE(dcol.has_split_stream() == hopper_or_newer);
     if (hopper_or_newer) {
       REQUIRE(fastpair::auto_config_name(dcol) == "k8.w8.h0.t256.b3.swords.texlf.split");
@@ -417,7 +452,7 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
     // Explicit configs still decode the column's own codes.
     ft::check_decode<fastpair::paper_config<16>>(dcol, ref, 0, col.num_rows());
     // Without the split stream: fused codes, as for any OnPair-12 column.
-    fastpair::prepare_options opt;
+    fastpair::prepare_options opt = accel;
     opt.split_stream = false;
     auto const plain = fastpair::device_column::prepare(col, {}, opt);
     REQUIRE_FALSE(plain.has_split_stream());
@@ -427,7 +462,12 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
   // Mostly long tokens: no split stream.
   auto const long_col = ft::random_column(codec::onpair12, ft::make_dictionary(codec::onpair12, 2000, {9, 16}, 63), 500,
                                           {0.0, 0.0, 40, true}, 64);
-  REQUIRE_FALSE(fastpair::device_column::prepare(long_col).has_split_stream());
+  fastpair::prepare_options accel;
+  accel.split_stream = accel.fused_codes = true;
+  REQUIRE_FALSE(fastpair::device_column::prepare(long_col, {}, accel).has_split_stream());
+  // The default column has no split stream either (opt-in), whatever its tokens.
+  auto const short_col = ft::random_column(codec::onpair12, d, 500, {0.0, 0.1, 60}, 65);
+  REQUIRE_FALSE(fastpair::device_column::prepare(short_col).has_split_stream());
 }
 
 TEST_CASE("without fused codes a 12-bit column's automatic config streams or gathers lengths", "[gpu][decode]")
@@ -436,8 +476,9 @@ TEST_CASE("without fused codes a 12-bit column's automatic config streams or gat
     auto d         = ft::make_dictionary(kind, 2000, {2, 8}, 23);
     auto const col = ft::random_column(kind, d, 3000, {0.0, 0.05, 50, true}, 24);
     fastpair::prepare_options opt;
-    opt.fused_codes  = false;
-    opt.split_stream = false;  // all tokens are short: OnPair-12 would otherwise decode its split stream
+    opt.fused_codes   = false;
+    opt.split_stream  = false;  // all tokens are short: OnPair-12 would otherwise decode its split stream
+    opt.length_stream = true;   // opt-in: what the automatic config streams
     auto const dcol = fastpair::device_column::prepare(col, {}, opt);
     REQUIRE_FALSE(dcol.has_fused_codes());
     REQUIRE_FALSE(dcol.has_split_stream());
@@ -463,6 +504,8 @@ TEST_CASE("fused codes and the short-token emit are refused where they do not ap
   REQUIRE(fastpair::config_name<texlf>() == "k8.w8.h0.t256.b3.words.texlf");
   fastpair::prepare_options opt;
   opt.low_plane_bytes = 8;
+  opt.length_stream   = true;  // swords streams lengths: the refusal must be the emit's, not the stream's
+  opt.fused_codes     = true;
   // OnPair-16 (tokens up to 16 bytes, 65 536 codes): neither applies.
   auto const col16  = sample_column(codec::onpair16, 500, 25);
   auto dcol16       = fastpair::device_column::prepare(col16, {}, opt);
@@ -493,6 +536,7 @@ TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][dec
   auto const col = sample_column(codec::onpair16, 500, 13);
   fastpair::prepare_options opt;
   opt.low_plane_bytes = 16;
+  opt.length_stream   = true;  // texture_low_streamed reads it
   auto const dcol = fastpair::device_column::prepare(col, {}, opt);
   using texlo = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
                                         fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low>;

@@ -64,6 +64,10 @@ fastpair::device_column prepare(fastpair::compressed_column const& col)
 {
   fastpair::prepare_options opt;
   opt.low_plane_bytes = Config::low_plane_bytes;
+  // The accelerators are opt-in: build what Config reads (streamed lengths, fused codes), and
+  // only that, so that every other config is checked on the lean default column.
+  opt.length_stream = Config::streams_lengths;
+  opt.fused_codes   = Config::fused_codes;
   return fastpair::device_column::prepare(col, {}, opt);
 }
 

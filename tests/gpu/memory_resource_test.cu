@@ -221,8 +221,15 @@ TEST_CASE("memory resources: prepare, decompress, selective decode and predicate
       n0 = counting.allocations();
       auto const dcol2 = fastpair::device_column::prepare(col, s, regen, mr);
       CHECK(counting.allocations() > n0);
-      dcol.build_length_stream(s);  // again, from the column's resource
+      // The accelerators, built afterwards from the column's resource (the lean default has none).
+      CHECK_FALSE(dcol.has_row_offsets());
+      n0 = counting.allocations();
+      dcol.build_length_stream(s);
       if (kind == codec::onpair12) dcol.build_fused_codes(s);
+      dcol.build_row_offsets(s);  // selective decode and the predicates below read them
+      CHECK(counting.allocations() > n0 + 2);
+      CHECK(dcol.has_row_offsets());
+      CHECK(dcol.has_length_stream());
 
       n0       = counting.allocations();
       auto out = fastpair::decompress(dcol, s, mr);
@@ -230,8 +237,21 @@ TEST_CASE("memory resources: prepare, decompress, selective decode and predicate
       CHECK(out.offsets.memory_resource() == mr);
       CHECK(out.chars.memory_resource() == mr);
       REQUIRE(to_host(out, s) == ref);
-      auto const part = fastpair::decompress<std::int32_t>(dcol2, 10, 900, s, mr);
+      auto const part = fastpair::decompress<std::int32_t>(dcol2, 10, 900, s, mr);  // locates rows on the GPU
       REQUIRE(to_host(part, s) == fastpair::decode_reference(col, 10, 900));
+      // From the stored bytes of a .fpc image, in host and in device memory, with its accelerators.
+      auto const image = fastpair::serialize(col);
+      fastpair::prepare_options all;
+      all.length_stream = all.fused_codes = all.row_offsets = true;
+      n0                = counting.allocations();
+      auto const from_host = fastpair::device_column::prepare_fpc_host(image.data(), image.size(), s, all, mr);
+      CHECK(counting.allocations() > n0);
+      CHECK(from_host.memory_resource() == mr);
+      REQUIRE(to_host(fastpair::decompress(from_host, s, mr), s) == ref);
+      auto const d_image   = upload(image, s, mr);
+      auto const from_dev  = fastpair::device_column::prepare_fpc_device(d_image.data(), image.size(), s, all, mr);
+      REQUIRE(to_host(fastpair::decompress<std::int32_t>(from_dev, 3, 1500, s, mr), s) ==
+              fastpair::decode_reference(col, 3, 1500));
 
       // Selective decode: row ids (both strategies, a plan reused), ranges, a bitmask.
       std::vector<std::uint64_t> const ids{1, 5, 6, 7, 100, 1999, 2999};

@@ -36,6 +36,15 @@ using ft::ref_like;
 using ft::ref_mask;
 using ft::show;
 
+/** device_column::prepare with the row offsets accelerator, which selective decode and the
+ *  predicates read (prepare_options::row_offsets; they throw logic_error without it). */
+inline fastpair::device_column prepare_with_offsets(fastpair::compressed_column const& col,
+                                                    fastpair::prepare_options opt = {})
+{
+  opt.row_offsets = true;
+  return fastpair::device_column::prepare(col, {}, opt);
+}
+
 /** Runs `eval(words, stream)` into a poisoned buffer and returns the mask it wrote. */
 template <class Eval>
 fastpair::selection_bitmask gpu_mask(std::uint64_t num_rows, Eval&& eval)
@@ -180,7 +189,7 @@ TEST_CASE("GPU predicates on every shared column and codec equal the host refere
     for (codec kind : all_codecs) {
       INFO("codec " << fastpair::codec_name(kind));
       auto const col  = fastpair::compress(rows, kind);
-      auto const dcol = fastpair::device_column::prepare(col);
+      auto const dcol = prepare_with_offsets(col);
       for (auto const& p : pats) check_pattern(col, dcol, rows, p);
       check_in(col, dcol, rows, lits);
     }
@@ -196,7 +205,7 @@ TEST_CASE("GPU predicates on adversarial columns (periodic text, long rows, empt
     for (codec kind : all_codecs) {
       INFO("codec " << fastpair::codec_name(kind));
       auto const col  = eager_column(rows, kind);
-      auto const dcol = fastpair::device_column::prepare(col);
+      auto const dcol = prepare_with_offsets(col);
       for (auto const& p : pats) check_pattern(col, dcol, rows, p);
       std::vector<std::string> lits(pats.begin(), pats.begin() + std::min<std::size_t>(10, pats.size()));
       lits.emplace_back(rows.row(0));
@@ -223,7 +232,7 @@ TEST_CASE("GPU predicates: a very long row and matches at window and piece bound
   for (codec kind : all_codecs) {
     INFO("codec " << fastpair::codec_name(kind));
     auto const col  = eager_column(rows, kind);
-    auto const dcol = fastpair::device_column::prepare(col);
+    auto const dcol = prepare_with_offsets(col);
     for (std::string const& p : std::vector<std::string>{"Z#Z#Z", "#Z#", "abab", "aabab", "babaab", "tail!", "l!",
                                                          "abc", "ab", "", big.substr(big.size() - 30), big.substr(0, 31),
                                                          "Z#Z#Zab"})
@@ -242,14 +251,14 @@ TEST_CASE("GPU predicates: empty column, all-empty rows, reuse and mismatched di
     auto const dict = fastpair::train(some, kind);
     for (auto const* rows : {&none, &empties, &some}) {
       auto const col  = fastpair::encode(*rows, kind, dict);
-      auto const dcol = fastpair::device_column::prepare(col);
+      auto const dcol = prepare_with_offsets(col);
       for (std::string p : {"", "a", "abc"}) check_pattern(col, dcol, *rows, p);
       check_in(col, dcol, *rows, {"", "x", "abc"});
     }
     // One prepared predicate, two columns with the same dictionary.
     auto const a  = fastpair::encode(some, kind, dict);
     auto const b  = fastpair::encode(empties, kind, dict);
-    auto const da = fastpair::device_column::prepare(a), db = fastpair::device_column::prepare(b);
+    auto const da = prepare_with_offsets(a), db = prepare_with_offsets(b);
     auto const in   = fastpair::device_literal_set::prepare(a, {"abc", ""});
     auto const like = fastpair::device_like_predicate::prepare(a, like_kind::prefix, "abc");
     CHECK(like.has_table());
@@ -263,7 +272,7 @@ TEST_CASE("GPU predicates: empty column, all-empty rows, reuse and mismatched di
   // A predicate compiled for another dictionary is refused.
   auto const c16 = fastpair::encode(some, codec::onpair16, fastpair::train(some, codec::onpair16));
   auto const c12 = fastpair::encode(some, codec::fsst12, fastpair::train(some, codec::fsst12));
-  auto const d12 = fastpair::device_column::prepare(c12);
+  auto const d12 = prepare_with_offsets(c12);
   fastpair::device_buffer<std::uint64_t> w(1, {});
   CHECK_THROWS_AS(fastpair::select_equal(d12, c16, "abc", w.data()), fastpair::logic_error);
   CHECK_THROWS_AS(fastpair::select_prefix(d12, c16, "abc", w.data()), fastpair::logic_error);
@@ -273,7 +282,7 @@ TEST_CASE("GPU predicates: u16 tables and patterns without a table", "[gpu][pred
 {
   auto const rows = adversarial_rows(99, 300);
   auto const col  = eager_column(rows, codec::onpair12);
-  auto const dcol = fastpair::device_column::prepare(col);
+  auto const dcol = prepare_with_offsets(col);
   std::string_view longest;
   for (std::size_t i = 0; i < rows.num_rows(); ++i)
     if (rows.row(i).size() > longest.size()) longest = rows.row(i);

@@ -115,7 +115,7 @@ TEST_CASE("a sidecar regenerated on the GPU for one segment of more than 4 GiB",
   fastpair::prepare_options opt;
   opt.validate        = false;  // 2^28 codes: the structural checks are enough here
   opt.low_plane_bytes = 16;
-  opt.length_stream = opt.fused_codes = opt.split_stream = opt.row_lengths = false;
+  opt.length_stream = opt.fused_codes = opt.split_stream = opt.row_offsets = false;  // the lean default, spelt out
   auto const dcol = fastpair::device_column::prepare(col, {}, opt);
   std::uint64_t sidecar[2] = {1, 1};
   FASTPAIR_CUDA_TRY(cudaMemcpy(sidecar, dcol.view<16>().sidecar, sizeof sidecar, cudaMemcpyDeviceToHost));

@@ -12,6 +12,7 @@
 
 #include <fastpair/encode.hpp>
 #include <fastpair/fastpair.cuh>
+#include <fastpair/predicates.cuh>
 #include <fastpair/predicates.hpp>
 #include <fastpair/reference.hpp>
 #include <fastpair/select.cuh>
@@ -26,6 +27,17 @@
 namespace ft = fastpair::testing;
 using fastpair::codec;
 using fastpair::select_strategy;
+
+namespace {
+/** device_column::prepare with the row offsets accelerator, which selective decode and the
+ *  predicates read (prepare_options::row_offsets; they throw logic_error without it). */
+inline fastpair::device_column prepare_with_offsets(fastpair::compressed_column const& col,
+                                                    fastpair::prepare_options opt = {})
+{
+  opt.row_offsets = true;
+  return fastpair::device_column::prepare(col, {}, opt);
+}
+}  // namespace
 
 namespace {
 
@@ -144,7 +156,7 @@ TEST_CASE("selective decode of corner selections on synthetic columns", "[gpu][s
     mix.empty_rows    = 0.25;
     mix.max_row_codes = 40;
     auto const col  = ft::random_column(kind, ft::make_dictionary(kind, 600, {2, 16}, 7), 3000, mix, 11, 64);
-    auto const dcol = fastpair::device_column::prepare(col);
+    auto const dcol = prepare_with_offsets(col);
     auto const ref  = fastpair::decode_reference(col);
     std::uint64_t const n = col.num_rows();
 
@@ -172,7 +184,9 @@ TEST_CASE("selective decode of an OnPair-12 column with a split stream", "[gpu][
   mix.empty_rows    = 0.25;
   mix.max_row_codes = 40;
   auto const col  = ft::random_column(codec::onpair12, ft::make_dictionary(codec::onpair12, 3000, {2, 9}, 17), 3000, mix, 19, 64);
-  auto const dcol = fastpair::device_column::prepare(col);
+  fastpair::prepare_options accel;  // the split stream (and the fused codes beside it) are opt-in
+  accel.split_stream = accel.fused_codes = true;
+  auto const dcol = prepare_with_offsets(col, accel);
   auto const arch = fastpair::detail::current_arch_bucket();
   REQUIRE(dcol.has_split_stream() == (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100));
   auto const ref        = fastpair::decode_reference(col);
@@ -193,7 +207,7 @@ TEST_CASE("selective decode: a huge row among tiny ones, rows across segment bou
     for (std::size_t k = 0; k < len; ++k) rows[i].push_back(static_cast<std::uint16_t>(r.below(dict.size())));
   }
   auto const col  = ft::column_from_codes(kind, std::move(dict), rows);
-  auto const dcol = fastpair::device_column::prepare(col);
+  auto const dcol = prepare_with_offsets(col);
   auto const ref  = fastpair::decode_reference(col);
   check_all_forms(dcol, ref, row_span(2000, 2001));
   check_all_forms(dcol, ref, row_span(1990, 2010));
@@ -208,7 +222,7 @@ TEST_CASE("selective decode: non-canonical ranges (empty and adjacent runs)", "[
 {
   codec const kind = codec::fsst12;
   auto const col   = ft::random_column(kind, ft::make_dictionary(kind, 1000, {2, 8}, 1), 500, {}, 2, 128);
-  auto const dcol  = fastpair::device_column::prepare(col);
+  auto const dcol  = prepare_with_offsets(col);
   auto const ref   = fastpair::decode_reference(col);
   std::vector<fastpair::row_range> h = {{0, 0}, {0, 3}, {3, 7}, {7, 7}, {100, 250}, {499, 500}, {500, 500}};
   auto d = upload(h);
@@ -227,7 +241,7 @@ TEST_CASE("selective decode of every shared column and codec equals the CPU refe
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       INFO(name << " " << fastpair::codec_name(kind));
       auto const col  = fastpair::compress(rows, kind);
-      auto const dcol = fastpair::device_column::prepare(col);
+      auto const dcol = prepare_with_offsets(col);
       auto const ref  = fastpair::decode_reference(col);
       REQUIRE(ref == rows);
       std::uint64_t const n = col.num_rows();
@@ -242,7 +256,7 @@ TEST_CASE("invalid selections raise logic_error before decoding", "[gpu][select]
 {
   codec const kind = codec::onpair16;
   auto const col   = ft::random_column(kind, ft::make_dictionary(kind, 300, {2, 16}, 1), 100, {}, 4);
-  auto const dcol  = fastpair::device_column::prepare(col);
+  auto const dcol  = prepare_with_offsets(col);
   auto ids = [&](std::vector<std::uint64_t> const& v) {
     auto d = upload(v);
     fastpair::device_row_ids const s{d.data(), v.size()};
@@ -302,4 +316,43 @@ TEST_CASE("GPU selection conversions equal the host ones", "[gpu][select]")
       }
     }
   }
+}
+
+TEST_CASE("a column prepared without row offsets: selective decode and predicates throw logic_error", "[gpu][select][predicates]")
+{
+  // The default prepared column is lean (prepare_options::row_offsets = false): what reads the
+  // 8-byte row offsets refuses it with the documented message, and works once they are built.
+  codec const kind = codec::onpair12;
+  auto const col   = ft::random_column(kind, ft::make_dictionary(kind, 300, {2, 16}, 31), 2100, {}, 32);
+  auto dcol        = fastpair::device_column::prepare(col);
+  REQUIRE_FALSE(dcol.has_row_offsets());
+  char const* const message = "prepare_options::row_offsets = true, or call build_row_offsets()";
+  REQUIRE_THROWS_WITH(dcol.device_row_code_offsets(), Catch::Contains(message));
+  REQUIRE_THROWS_WITH(dcol.device_row_byte_offsets(), Catch::Contains(message));
+  std::vector<std::uint64_t> const rows = {0, 7, 1500, 2099};
+  auto d = upload(rows);
+  fastpair::device_row_ids const sel{d.data(), rows.size()};
+  REQUIRE_THROWS_AS(fastpair::make_select_plan(dcol, sel), std::logic_error);
+  REQUIRE_THROWS_WITH(fastpair::make_select_plan(dcol, sel), Catch::Contains(message));
+  REQUIRE_THROWS_WITH(fastpair::decompress_selected(dcol, sel), Catch::Contains(message));
+  fastpair::device_buffer<std::uint64_t> words((col.num_rows() + 63) / 64, {});
+  REQUIRE_THROWS_WITH(fastpair::select_equal(dcol, col, "abc", words.data()), Catch::Contains(message));
+  REQUIRE_THROWS_WITH(fastpair::select_prefix(dcol, col, "ab", words.data()), Catch::Contains(message));
+  REQUIRE_THROWS_WITH(fastpair::select_substring(dcol, col, "ab", words.data()), Catch::Contains(message));
+  auto const in = fastpair::device_literal_set::prepare(col, {"abc", ""});
+  REQUIRE_THROWS_WITH(in.evaluate(dcol, words.data(), {}), Catch::Contains(message));
+  // The decode itself needs no row offsets.
+  auto const ref = fastpair::decode_reference(col);
+  REQUIRE(fastpair::decompress(dcol).to_host() == ref);
+  // build_row_offsets() adds them: then the same calls work.
+  dcol.build_row_offsets();
+  REQUIRE(dcol.has_row_offsets());
+  std::vector<std::uint64_t> co(col.num_rows() + 1), bo(col.num_rows() + 1);
+  FASTPAIR_CUDA_TRY(cudaMemcpy(co.data(), dcol.device_row_code_offsets(), co.size() * 8, cudaMemcpyDeviceToHost));
+  FASTPAIR_CUDA_TRY(cudaMemcpy(bo.data(), dcol.device_row_byte_offsets(), bo.size() * 8, cudaMemcpyDeviceToHost));
+  REQUIRE(co == col.row_code_offsets);
+  REQUIRE(bo == col.row_byte_offsets);
+  check_all_forms(dcol, ref, fastpair::selection{rows});
+  REQUIRE_NOTHROW(fastpair::select_equal(dcol, col, "abc", words.data()));
+  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
 }

@@ -10,8 +10,10 @@
 #include <cuda/memory_resource>
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace fastpair::testing {
 
@@ -77,6 +79,77 @@ class own_pool_resource {
 
  private:
   cudaMemPool_t pool_ = nullptr;
+};
+
+/**
+ * A device resource over `upstream` that counts what it hands out: live_bytes() is the sum of the
+ * sizes allocated and not yet deallocated (as requested, before any rounding by the upstream), so
+ * that a device_column's device_bytes() can be compared with what it holds. Equal only to itself;
+ * it must outlive what it allocated.
+ */
+class byte_counting_resource {
+ public:
+  explicit byte_counting_resource(device_async_resource_ref upstream = default_device_resource()) : upstream_(upstream) {}
+  byte_counting_resource(byte_counting_resource const&)            = delete;
+  byte_counting_resource& operator=(byte_counting_resource const&) = delete;
+
+  void* allocate_async(std::size_t bytes, std::size_t alignment, cuda::stream_ref s)
+  {
+    void* p = upstream_.allocate_async(bytes, alignment, s);
+    live_ += bytes;
+    ++allocations_;
+    return p;
+  }
+  void deallocate_async(void* p, std::size_t bytes, std::size_t alignment, cuda::stream_ref s)
+  {
+    live_ -= bytes;
+    ++deallocations_;
+    upstream_.deallocate_async(p, bytes, alignment, s);
+  }
+  void* allocate(std::size_t bytes, std::size_t alignment)
+  {
+    void* p = upstream_.allocate(bytes, alignment);
+    live_ += bytes;
+    ++allocations_;
+    return p;
+  }
+  void deallocate(void* p, std::size_t bytes, std::size_t alignment)
+  {
+    live_ -= bytes;
+    ++deallocations_;
+    upstream_.deallocate(p, bytes, alignment);
+  }
+  std::uint64_t live_bytes() const noexcept { return live_.load(); }
+  std::uint64_t allocations() const noexcept { return allocations_.load(); }
+  std::uint64_t deallocations() const noexcept { return deallocations_.load(); }
+
+  friend bool operator==(byte_counting_resource const& a, byte_counting_resource const& b) { return &a == &b; }
+  friend bool operator!=(byte_counting_resource const& a, byte_counting_resource const& b) { return &a != &b; }
+  friend void get_property(byte_counting_resource const&, cuda::mr::device_accessible) noexcept {}
+
+ private:
+  device_async_resource_ref upstream_;
+  std::atomic<std::uint64_t> live_{0}, allocations_{0}, deallocations_{0};
+};
+
+/** Pinned host memory (cudaMallocHost) holding a copy of `bytes`, freed at scope exit. */
+class pinned_copy {
+ public:
+  template <class Bytes>
+  explicit pinned_copy(Bytes const& bytes) : size_(bytes.size())
+  {
+    FASTPAIR_CUDA_TRY(cudaMallocHost(&p_, size_ ? size_ : 1));
+    if (size_) std::memcpy(p_, bytes.data(), size_);
+  }
+  ~pinned_copy() { (void)cudaFreeHost(p_); }
+  pinned_copy(pinned_copy const&)            = delete;
+  pinned_copy& operator=(pinned_copy const&) = delete;
+  std::uint8_t* data() const noexcept { return static_cast<std::uint8_t*>(p_); }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 /** A stream of its own (non-blocking), destroyed at scope exit. */
