@@ -1,0 +1,770 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+// A device_column built on the GPU from the stored bytes of a `.fpc` image
+// (device_column::prepare_fpc_host from pageable and pinned memory, prepare_fpc_device from
+// device memory): every codec on prefixes of real columns and on synthetic columns (empty rows,
+// one-code rows, all-equal row code counts = count_bits 0, more than 1 024 rows, long rows that
+// make the row index blocks unequal) decodes byte for byte (chars and int32 / int64 offsets) as
+// the CPU reference, whole and in row ranges aligned and unaligned to the row index, with and
+// without the row offsets, the other accelerators, a stored sidecar and validation;
+// device_bytes() is exactly what the column holds from its resource; corrupt version-2 images
+// are refused with a format_error naming what is wrong (or, without validation, reach the device
+// error word); version-1 images still prepare.
+#include "utils/data.hpp"
+#include "utils/generators.hpp"
+#include "utils/gpu_check.cuh"
+#include "utils/gpu_resources.cuh"
+
+#include <fastpair/encode.hpp>
+#include <fastpair/fastpair.cuh>
+#include <fastpair/io.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ft   = fastpair::testing;
+namespace fpc2 = fastpair::detail::fpc2;
+using fastpair::codec;
+using Catch::Contains;
+
+namespace {
+
+using image_t = std::vector<std::uint8_t>;
+using rows_t  = std::pair<std::uint64_t, std::uint64_t>;
+
+constexpr codec all_codecs[] = {codec::onpair16, codec::onpair12, codec::fsst12};
+
+// ---- where the image lies ----------------------------------------------------------------------
+
+enum class source { pageable, pinned, device };
+constexpr source all_sources[] = {source::pageable, source::pinned, source::device};
+
+char const* source_name(source s)
+{
+  switch (s) {
+    case source::pageable: return "prepare_fpc_host (pageable)";
+    case source::pinned: return "prepare_fpc_host (pinned)";
+    case source::device: return "prepare_fpc_device";
+  }
+  return "?";
+}
+
+/** A copy of an image where `src` says: a std::vector, cudaMallocHost memory or a device buffer
+ *  of exactly its size (so that a read past the image is a sanitizer error). */
+class held_image {
+ public:
+  held_image(image_t const& bytes, source src, cudaStream_t s) : src_(src), size_(bytes.size()), pageable_(bytes)
+  {
+    if (src == source::pinned) pinned_.emplace(bytes);
+    if (src == source::device) {
+      device_.emplace(size_, s);
+      if (size_) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(device_->data(), bytes.data(), size_, cudaMemcpyHostToDevice, s));
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+  }
+  held_image(held_image const&)            = delete;
+  held_image& operator=(held_image const&) = delete;
+
+  fastpair::device_column prepare(cudaStream_t s, fastpair::prepare_options const& opt = {},
+                                  fastpair::device_async_resource_ref mr = fastpair::default_device_resource()) const
+  {
+    using fastpair::device_column;
+    switch (src_) {
+      case source::pageable: return device_column::prepare_fpc_host(pageable_.data(), size_, s, opt, mr);
+      case source::pinned: return device_column::prepare_fpc_host(pinned_->data(), size_, s, opt, mr);
+      case source::device: return device_column::prepare_fpc_device(device_->data(), size_, s, opt, mr);
+    }
+    throw std::logic_error("unknown source");
+  }
+
+ private:
+  source src_;
+  std::size_t size_;
+  image_t pageable_;
+  std::optional<ft::pinned_copy> pinned_;
+  std::optional<fastpair::device_buffer<std::uint8_t>> device_;
+};
+
+/** prepare_fpc_host (pageable) or prepare_fpc_device of `bytes`. */
+fastpair::device_column prepare_image(image_t const& bytes, source src, fastpair::prepare_options const& opt = {},
+                                      cudaStream_t s = nullptr)
+{
+  held_image const h(bytes, src, s);
+  return h.prepare(s, opt);
+}
+
+// ---- columns -----------------------------------------------------------------------------------
+
+struct named_column {
+  std::string name;
+  fastpair::compressed_column col;
+};
+
+/** Rows of codes; each row's list is drawn so that tokens of every length occur. */
+std::vector<std::vector<std::uint16_t>> rows_of_counts(std::vector<std::uint64_t> const& counts,
+                                                       std::uint32_t dict_size, std::uint64_t seed)
+{
+  ft::rng r(seed);
+  std::vector<std::vector<std::uint16_t>> rows(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    for (std::uint64_t k = 0; k < counts[i]; ++k) rows[i].push_back(static_cast<std::uint16_t>(r.below(dict_size)));
+  return rows;
+}
+
+/** Synthetic columns of `kind` that stress the stored row code counts and the row index. */
+std::vector<named_column> synthetic_columns(codec kind)
+{
+  std::vector<named_column> out;
+  int const max_len = fastpair::max_token_length(kind);
+  auto const dict   = ft::make_dictionary(kind, 600, {2, max_len}, 3 + static_cast<int>(kind));
+  auto const n      = static_cast<std::uint32_t>(dict.size());
+  // 3 000 rows of 0..40 codes, 30 % empty, stride 64: count_bits 6, three row index blocks.
+  out.push_back({"30 % empty rows", ft::random_column(kind, dict, 3000, {0.0, 0.3, 40}, 11, 64)});
+  // Every row one code: count_bits 0, count_base 1.
+  out.push_back({"one-code rows", ft::column_from_codes(kind, dict, rows_of_counts(std::vector<std::uint64_t>(2600, 1), n, 12), 128)});
+  // Every row 5 codes, exactly two row index blocks: count_bits 0, count_base 5.
+  out.push_back({"all-equal counts, 2048 rows", ft::column_from_codes(kind, dict, rows_of_counts(std::vector<std::uint64_t>(2048, 5), n, 13))});
+  // Empty rows only (no codes, no sidecar), 1 500 rows.
+  out.push_back({"empty rows only", ft::column_from_codes(kind, dict, std::vector<std::vector<std::uint16_t>>(1500))});
+  // 5 000 rows of 0..3 codes with a few of 10 000 - 30 000 codes: count_bits 15, row index
+  // blocks of very different code counts, long rows across many sidecar segments.
+  {
+    std::vector<std::uint64_t> counts(5000);
+    ft::rng r(14);
+    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = r.below(4);
+    for (std::size_t i : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{2500}, std::size_t{4999}})
+      counts[i] = 10000 + 5000 * (i % 5);
+    out.push_back({"long rows among short ones", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 15), 256)});
+  }
+  // 1 025 rows of 0..9 codes at stride 1: one row past the first row index block.
+  out.push_back({"1025 rows, stride 1", ft::random_column(kind, dict, 1025, {0.0, 0.1, 9}, 16, 1)});
+  // A single row; and no row at all.
+  out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
+  out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
+  return out;
+}
+
+// ---- checks ------------------------------------------------------------------------------------
+
+/** The row ranges a prepared column is checked on: whole, aligned to the row index, unaligned,
+ *  the last row, empty, and ranges ending at the column's end. */
+std::vector<rows_t> ranges_of(std::uint64_t R)
+{
+  std::vector<rows_t> const candidates = {{0, R},       {1024, 2048}, {3, 1500},     {R - 1, R},      {5, 5},
+                                          {R / 2, R},   {1023, 1025}, {0, 1024},     {R - R % 1024, R}, {2047, R},
+                                          {1, 2},       {R, R},       {R / 3, R - R / 5}};
+  std::vector<rows_t> out;
+  for (auto const& rr : candidates)
+    if (R > 0 || (rr.first == 0 && rr.second == 0))
+      if (rr.first <= rr.second && rr.second <= R && std::find(out.begin(), out.end(), rr) == out.end()) out.push_back(rr);
+  return out;
+}
+
+template <class T>
+std::vector<T> download(T const* d, std::size_t n, cudaStream_t s)
+{
+  std::vector<T> h(n);
+  if (n) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+  return h;
+}
+
+/** `col` with its sidecar (computed if it has none). */
+fastpair::compressed_column with_sidecar(fastpair::compressed_column col)
+{
+  if (col.sidecar.empty()) fastpair::compute_sidecar(col);
+  return col;
+}
+
+/**
+ * Everything a prepared column must show for `col` (the CPU reference): its counts, histogram,
+ * sidecar, row index and row offsets (if built), then decodes of every range of ranges_of() with
+ * int64 and int32 offsets (guarded outputs, decompress) equal to decode_reference byte for byte.
+ * `full` false: the whole column and three ranges only.
+ */
+void check_prepared(fastpair::device_column const& dcol, fastpair::compressed_column const& col, cudaStream_t s,
+                    bool full = true)
+{
+  std::uint64_t const R = col.num_rows();
+  REQUIRE(dcol.prepared());
+  REQUIRE(dcol.kind() == col.kind);
+  REQUIRE(dcol.num_rows() == R);
+  REQUIRE(dcol.num_codes() == col.num_codes);
+  REQUIRE(dcol.decoded_bytes() == col.decoded_bytes());
+  REQUIRE(dcol.sidecar_stride() == col.sidecar_stride);
+  REQUIRE(dcol.histogram() == fastpair::token_length_histogram(col));
+  // The sidecar (stored or regenerated), then decoded_bytes.
+  auto const expect_sidecar = [&] {
+    auto v = with_sidecar(col).sidecar;
+    v.push_back(col.decoded_bytes());
+    return v;
+  }();
+  auto const* sidecar = dcol.low_plane_bytes() == 8 ? dcol.view<8>().sidecar : dcol.view<16>().sidecar;
+  REQUIRE(download(sidecar, dcol.num_segments() + 1, s) == expect_sidecar);
+  // The row index: entry k = row k * 1 024's first code and position, the last = the totals.
+  std::uint64_t const blocks = (R + dcol.row_index_rows() - 1) / dcol.row_index_rows();
+  auto const bc = download(dcol.device_block_codes(), blocks + 1, s);
+  auto const bb = download(dcol.device_block_bytes(), blocks + 1, s);
+  for (std::uint64_t k = 0; k <= blocks; ++k) {
+    std::uint64_t const r = std::min(k * dcol.row_index_rows(), R);
+    REQUIRE(bc[k] == col.row_code_offsets[r]);
+    REQUIRE(bb[k] == col.row_byte_offsets[r]);
+  }
+  if (dcol.has_row_offsets()) {
+    REQUIRE(download(dcol.device_row_code_offsets(), R + 1, s) == col.row_code_offsets);
+    REQUIRE(download(dcol.device_row_byte_offsets(), R + 1, s) == col.row_byte_offsets);
+  } else {
+    REQUIRE_THROWS_AS(dcol.device_row_code_offsets(), std::logic_error);
+  }
+
+  auto const ref = fastpair::decode_reference(col);
+  REQUIRE(fastpair::decompress<std::int64_t>(dcol, s).to_host(s) == ref);
+  REQUIRE(fastpair::decompress<std::int32_t>(dcol, s).to_host(s) == ref);
+  std::vector<rows_t> ranges = ranges_of(R);
+  if (!full && ranges.size() > 4) ranges.resize(4);
+  for (auto const& [r0, r1] : ranges) {
+    INFO("rows [" << r0 << ", " << r1 << ")");
+    auto const rr = dcol.locate_rows(r0, r1, s);
+    REQUIRE(rr.c0 == col.row_code_offsets[r0]);
+    REQUIRE(rr.c1 == col.row_code_offsets[r1]);
+    REQUIRE(rr.b0 == col.row_byte_offsets[r0]);
+    REQUIRE(rr.b1 == col.row_byte_offsets[r1]);
+    REQUIRE(dcol.decoded_bytes(r0, r1, s) == col.row_byte_offsets[r1] - col.row_byte_offsets[r0]);
+    auto const expect = fastpair::decode_reference(col, r0, r1);
+    ft::check_decode<fastpair::auto_config, std::int64_t>(dcol, expect, r0, r1, static_cast<unsigned>(r0 % 7), s);
+    ft::check_decode<fastpair::auto_config, std::int32_t>(dcol, expect, r0, r1, static_cast<unsigned>(r1 % 5), s);
+    REQUIRE(fastpair::decompress<std::int32_t>(dcol, r0, r1, s).to_host(s) == expect);
+  }
+  REQUIRE(dcol.read_and_clear_errors(s) == 0);
+}
+
+struct variant {
+  char const* name;
+  fastpair::prepare_options opt;
+};
+
+/** The option sets each stored column is prepared with. */
+std::vector<variant> variants(bool all = true)
+{
+  std::vector<variant> v;
+  v.push_back({"default (lean)", {}});
+  fastpair::prepare_options o;
+  o.row_offsets = true;
+  v.push_back({"row_offsets", o});
+  o             = {};
+  o.length_stream = o.fused_codes = true;
+  v.push_back({"length_stream + fused_codes", o});
+  o          = {};
+  o.validate = false;
+  v.push_back({"validate = false", o});
+  if (!all) return v;
+  o                = {};
+  o.validate       = false;
+  o.row_offsets    = o.length_stream = o.fused_codes = true;
+  o.low_plane_bytes = 16;
+  v.push_back({"validate = false, every accelerator, W 16", o});
+  o                    = {};
+  o.regenerate_sidecar = true;
+  o.low_plane_bytes    = 8;
+  v.push_back({"regenerate_sidecar, W 8", o});
+  return v;
+}
+
+/** Every source x variant x (stored sidecar or not) of `col`. */
+void check_stored_column(fastpair::compressed_column const& col, bool all_variants, cudaStream_t s)
+{
+  for (bool const sidecar : {true, false}) {
+    if (col.num_codes == 0 && sidecar) continue;  // nothing to store
+    auto c = col;
+    if (!sidecar) c.sidecar.clear();
+    else if (c.sidecar.empty()) fastpair::compute_sidecar(c);
+    INFO((sidecar ? "stored sidecar" : "no stored sidecar"));
+    image_t const image = fastpair::serialize(c);
+    REQUIRE(fastpair::parse_fpc_header(image.data(), image.size()).version == 2);
+    REQUIRE(fastpair::parse_fpc_header(image.data(), image.size()).has_sidecar == sidecar);
+    for (source const src : all_sources) {
+      INFO(source_name(src));
+      held_image const held(image, src, s);
+      for (auto const& v : variants(all_variants)) {
+        INFO("options: " << v.name);
+        auto const dcol = held.prepare(s, v.opt);
+        REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
+        REQUIRE(dcol.has_length_stream() == v.opt.length_stream);
+        REQUIRE(dcol.has_fused_codes() == (v.opt.fused_codes && c.kind != codec::onpair16));
+        REQUIRE_FALSE(dcol.has_split_stream());
+        if (v.opt.low_plane_bytes) REQUIRE(dcol.low_plane_bytes() == v.opt.low_plane_bytes);
+        // The same column as prepare(compressed_column): W and device bytes.
+        auto const from_col = fastpair::device_column::prepare(c, s, v.opt);
+        REQUIRE(dcol.low_plane_bytes() == from_col.low_plane_bytes());
+        REQUIRE(dcol.device_bytes() == from_col.device_bytes());
+        check_prepared(dcol, c, s, src == source::pageable || v.opt.low_plane_bytes == 0);
+      }
+    }
+  }
+}
+
+// ---- image surgery -----------------------------------------------------------------------------
+
+fastpair::fpc_header header_of(image_t const& img) { return fastpair::parse_fpc_header(img.data(), img.size()); }
+
+void put_le64(std::uint8_t* p, std::uint64_t v)
+{
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+std::uint64_t get_le64(std::uint8_t const* p)
+{
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
+
+/** Rewrites section `id`'s stored checksum to match its (changed) payload. */
+void reseal_section(image_t& img, std::uint32_t id)
+{
+  auto const h = header_of(img);
+  put_le64(img.data() + h.layout.header_at[id] + 16,
+           fpc2::section_checksum(img.data() + h.layout.payload_at[id], h.layout.size[id]));
+}
+/** Rewrites the header checksum (bytes [88, 96)) to match the header's first 88 bytes. */
+void reseal_header(image_t& img) { put_le64(img.data() + fpc2::at::checksum, fastpair::fpc_checksum(img.data(), fpc2::at::checksum)); }
+
+std::uint8_t* payload(image_t& img, std::uint32_t id) { return img.data() + header_of(img).layout.payload_at[id]; }
+
+/** Code i of the codes payload (u16 little-endian, or 12-bit pairs in 3 bytes). */
+std::uint32_t get_code(codec kind, std::uint8_t const* p, std::uint64_t i)
+{
+  if (kind == codec::onpair16) return p[2 * i] | std::uint32_t{p[2 * i + 1]} << 8;
+  std::uint8_t const* q = p + 3 * (i / 2);
+  return i % 2 == 0 ? (q[0] | (q[1] & 0xFu) << 8) : (q[1] >> 4 | std::uint32_t{q[2]} << 4);
+}
+void set_code(codec kind, std::uint8_t* p, std::uint64_t i, std::uint32_t c)
+{
+  if (kind == codec::onpair16) {
+    p[2 * i]     = static_cast<std::uint8_t>(c);
+    p[2 * i + 1] = static_cast<std::uint8_t>(c >> 8);
+    return;
+  }
+  std::uint8_t* q = p + 3 * (i / 2);
+  if (i % 2 == 0) {
+    q[0] = static_cast<std::uint8_t>(c);
+    q[1] = static_cast<std::uint8_t>((q[1] & 0xF0u) | (c >> 8 & 0xFu));
+  } else {
+    q[1] = static_cast<std::uint8_t>((q[1] & 0x0Fu) | (c & 0xFu) << 4);
+    q[2] = static_cast<std::uint8_t>(c >> 4);
+  }
+}
+
+/** Value r of the bit-packed row code counts (LSB first). */
+std::uint64_t get_count(std::uint8_t const* p, std::uint64_t r, int bits)
+{
+  std::uint64_t v = 0;
+  for (int i = 0; i < bits; ++i) {
+    std::uint64_t const b = r * bits + i;
+    v |= std::uint64_t{(p[b / 8] >> (b % 8)) & 1u} << i;
+  }
+  return v;
+}
+void set_count(std::uint8_t* p, std::uint64_t r, int bits, std::uint64_t v)
+{
+  for (int i = 0; i < bits; ++i) {
+    std::uint64_t const b = r * bits + i;
+    p[b / 8]              = static_cast<std::uint8_t>((p[b / 8] & ~(1u << (b % 8))) | ((v >> i) & 1u) << (b % 8));
+  }
+}
+
+/** The column of the corruption tests: 3 000 rows of 0..30 codes (count_bits > 0), a stored
+ *  sidecar at stride 64, tokens of 1 byte (codes < 256) among longer ones. */
+fastpair::compressed_column corruption_column(codec kind)
+{
+  auto const dict = ft::make_dictionary(kind, 500, {2, fastpair::max_token_length(kind)}, 41);
+  return ft::random_column(kind, dict, 3000, {0.0, 0.05, 30}, 42, 64);
+}
+
+/** The first code of `col` that is a one-byte token (its replacement by a code outside the
+ *  dictionary keeps the decoded size: the GPU reads such a code as token 0, of one byte). */
+std::uint64_t a_one_byte_code(fastpair::compressed_column const& col)
+{
+  auto const codes = fastpair::unpack_codes(col);
+  for (std::uint64_t i = 100; i < codes.size(); ++i)
+    if (col.dict.length(codes[i]) == 1) return i;
+  FAIL("no one-byte code");
+  return 0;
+}
+
+/** REQUIREs that preparing `img` from pageable host memory and from device memory throws a
+ *  format_error whose message contains `what` (with options `opt`). */
+void require_refused(image_t const& img, std::string const& what, fastpair::prepare_options const& opt = {})
+{
+  for (source src : {source::pageable, source::device}) {
+    INFO(source_name(src) << ", expecting \"" << what << "\"");
+    REQUIRE_THROWS_AS(prepare_image(img, src, opt), fastpair::format_error);
+    REQUIRE_THROWS_WITH(prepare_image(img, src, opt), Contains(what));
+  }
+}
+
+}  // namespace
+
+// ---- a. stored images decode as the reference --------------------------------------------------
+
+TEST_CASE("prepare_fpc_host / prepare_fpc_device: synthetic columns decode as the reference", "[gpu][prepare_fpc]")
+{
+  ft::test_stream ts;
+  for (codec kind : all_codecs) {
+    for (auto const& c : synthetic_columns(kind)) {
+      INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << c.col.num_rows() << " rows, " << c.col.num_codes
+                                      << " codes)");
+      check_stored_column(c.col, true, ts.s);
+    }
+  }
+}
+
+TEST_CASE("prepare_fpc_host / prepare_fpc_device: prefixes of real columns decode as the reference",
+          "[gpu][prepare_fpc][shared]")
+{
+  ft::test_stream ts;
+  std::size_t const max_bytes = ft::test_source_bytes(std::size_t{128} << 10);  // small: sanitizer runs
+  for (char const* name : {"tpch_o_clerk", "urls", "zh_text"}) {
+    auto const rows = ft::load_shared_column(name, max_bytes);
+    for (codec kind : all_codecs) {
+      INFO(name << " " << fastpair::codec_name(kind) << " (" << rows.num_rows() << " rows)");
+      auto const col = fastpair::compress(rows, kind);
+      REQUIRE(fastpair::decode_reference(col) == rows);
+      check_stored_column(col, false, ts.s);
+    }
+  }
+}
+
+TEST_CASE("prepare_fpc_host: the split stream is for in-memory columns only", "[gpu][prepare_fpc]")
+{
+  // prepare_options::split_stream builds on the host from a compressed_column; a stored image
+  // prepares without it (and decodes the same).
+  auto d = ft::make_dictionary(codec::onpair12, 3000, {2, 6}, 61);
+  for (int i = 0; i < 300; ++i) d.push_back("Lo" + std::to_string(100000 + i) + std::string(1 + i % 8, 'x'));
+  auto const col = ft::random_column(codec::onpair12, d, 2000, {0.0, 0.1, 60}, 62, 256);
+  fastpair::prepare_options opt;
+  opt.split_stream = opt.fused_codes = true;
+  auto const image = fastpair::serialize(col);
+  auto const dcol  = fastpair::device_column::prepare_fpc_host(image.data(), image.size(), {}, opt);
+  REQUIRE_FALSE(dcol.has_split_stream());
+  REQUIRE(dcol.has_fused_codes());
+  check_prepared(dcol, col, nullptr);
+}
+
+// ---- b. device_bytes() is exact ----------------------------------------------------------------
+
+TEST_CASE("device_bytes() is exactly what a prepared column holds from its resource", "[gpu][prepare_fpc][memory_resource]")
+{
+  ft::test_stream ts;
+  cudaStream_t const s = ts.s;
+  for (codec kind : all_codecs) {
+    auto const base = ft::random_column(kind, ft::make_dictionary(kind, 700, {2, 16}, 51), 2500, {0.0, 0.2, 30}, 52, 96);
+    for (bool const sidecar : {true, false}) {
+      auto col = base;
+      if (!sidecar) col.sidecar.clear();
+      auto const image = fastpair::serialize(col);
+      for (source src : all_sources) {
+        held_image const held(image, src, s);
+        for (auto const& v : variants()) {
+          INFO(fastpair::codec_name(kind) << (sidecar ? ", stored sidecar, " : ", no sidecar, ") << source_name(src)
+                                          << ", " << v.name);
+          ft::byte_counting_resource counting;
+          {
+            auto dcol = held.prepare(s, v.opt, counting);
+            FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+            REQUIRE(dcol.memory_resource() == fastpair::device_async_resource_ref{counting});
+            REQUIRE(counting.live_bytes() == dcol.device_bytes());
+            CHECK(fastpair::device_column::device_bytes(col, v.opt) >= dcol.device_bytes());  // the upper estimate
+            // The same from the in-memory column.
+            {
+              ft::byte_counting_resource other;
+              auto const from_col = fastpair::device_column::prepare(col, s, v.opt, other);
+              FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+              REQUIRE(other.live_bytes() == from_col.device_bytes());
+              REQUIRE(from_col.device_bytes() == dcol.device_bytes());
+            }
+            // Decodes take nothing from the column's resource (outputs from the default one;
+            // locating an unaligned range borrows 48 bytes and gives them back).
+            std::uint64_t const held_bytes = dcol.device_bytes();
+            REQUIRE(fastpair::decompress(dcol, s).to_host(s) == fastpair::decode_reference(col));
+            REQUIRE(fastpair::decompress<std::int32_t>(dcol, 3, 1500, s).to_host(s) ==
+                    fastpair::decode_reference(col, 3, 1500));
+            FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+            REQUIRE(counting.live_bytes() == held_bytes);
+            // Accelerators built afterwards: 16 bytes per row (+ 16) for the row offsets.
+            bool const had_offsets = dcol.has_row_offsets();
+            dcol.build_row_offsets(s);
+            FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+            REQUIRE(counting.live_bytes() == dcol.device_bytes());
+            if (!had_offsets) REQUIRE(dcol.device_bytes() == held_bytes + 16 * (col.num_rows() + 1));
+            dcol.build_length_stream(s);
+            if (kind != codec::onpair16) dcol.build_fused_codes(s);
+            FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+            REQUIRE(counting.live_bytes() == dcol.device_bytes());
+            check_prepared(dcol, col, s, false);
+          }
+          FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+          REQUIRE(counting.live_bytes() == 0);
+          REQUIRE(counting.allocations() == counting.deallocations());
+          REQUIRE(counting.allocations() > 0);
+        }
+      }
+    }
+  }
+}
+
+// ---- c. corrupt version-2 images ---------------------------------------------------------------
+
+TEST_CASE("corrupt version-2 images are refused with a format_error naming the problem", "[gpu][prepare_fpc][corrupt]")
+{
+  for (codec kind : all_codecs) {
+    INFO(fastpair::codec_name(kind));
+    auto const col    = corruption_column(kind);
+    image_t const good = fastpair::serialize(col);
+    auto const h       = header_of(good);
+    REQUIRE(h.version == 2);
+    REQUIRE(h.has_sidecar);
+    REQUIRE(h.count_bits > 0);
+    int const bits = h.count_bits;
+    std::uint64_t const size3 = h.layout.size[fpc2::codes], size4 = h.layout.size[fpc2::row_code_counts],
+                        size5 = h.layout.size[fpc2::sidecar];
+
+    SECTION("a flipped byte in section 3 (codes)")
+    {
+      for (std::uint64_t at : {std::uint64_t{0}, size3 / 2, size3 - 1}) {
+        image_t img = good;
+        payload(img, fpc2::codes)[at] ^= 0x10;
+        require_refused(img, "section 3 (codes): checksum");
+      }
+    }
+    SECTION("row code counts changed without changing their sum: section 4's checksum")
+    {
+      // Swap the counts of two rows that differ: the sum (and every check but the checksum) holds.
+      image_t img = good;
+      std::uint8_t* p = payload(img, fpc2::row_code_counts);
+      std::uint64_t const v0 = get_count(p, 0, bits);
+      std::uint64_t r        = 1;
+      while (get_count(p, r, bits) == v0) ++r;
+      std::uint64_t const vr = get_count(p, r, bits);
+      set_count(p, 0, bits, vr);
+      set_count(p, r, bits, v0);
+      require_refused(img, "section 4 (row_code_counts): checksum");
+    }
+    SECTION("a flipped byte in section 4 (row_code_counts)")
+    {
+      // The counts no longer add up as well: either finding names the section's counts.
+      for (std::uint64_t at : {std::uint64_t{0}, size4 / 2, size4 - 1}) {
+        image_t img = good;
+        payload(img, fpc2::row_code_counts)[at] ^= 0x01;
+        require_refused(img, "row_code_counts");
+      }
+    }
+    SECTION("a flipped byte in section 5 (sidecar)")
+    {
+      for (std::uint64_t at : {std::uint64_t{3}, size5 - 8}) {
+        image_t img = good;
+        payload(img, fpc2::sidecar)[at] ^= 0x04;
+        require_refused(img, "section 5 (sidecar): checksum");
+      }
+    }
+    SECTION("a sidecar entry that disagrees with the token lengths, checksum recomputed")
+    {
+      image_t img = good;
+      std::uint8_t* e = payload(img, fpc2::sidecar) + 8 * 2;
+      put_le64(e, get_le64(e) + 1);
+      reseal_section(img, fpc2::sidecar);
+      require_refused(img, "sidecar: a stored entry disagrees");
+    }
+    SECTION("a code >= the dictionary size, checksum recomputed")
+    {
+      image_t img = good;
+      std::uint32_t const bad = kind == codec::onpair16 ? 65000u : 4000u;
+      REQUIRE(bad >= col.dict.size());
+      std::uint64_t const at = a_one_byte_code(col);
+      REQUIRE(get_code(kind, payload(img, fpc2::codes), at) == fastpair::unpack_codes(col)[at]);  // the layout read right
+      set_code(kind, payload(img, fpc2::codes), at, bad);
+      REQUIRE(get_code(kind, payload(img, fpc2::codes), at) == bad);
+      reseal_section(img, fpc2::codes);
+      require_refused(img, "codes: a code is >= the dictionary size");
+    }
+    SECTION("row code counts that do not add up to num_codes, checksum recomputed")
+    {
+      for (int delta : {-1, +1}) {
+        image_t img = good;
+        std::uint8_t* p = payload(img, fpc2::row_code_counts);
+        std::uint64_t r = 0;  // a row whose value can move by delta within the bits
+        while (delta < 0 ? get_count(p, r, bits) == 0 : get_count(p, r, bits) + 1 >= (std::uint64_t{1} << bits)) ++r;
+        set_count(p, r, bits, get_count(p, r, bits) + static_cast<std::uint64_t>(static_cast<std::int64_t>(delta)));
+        reseal_section(img, fpc2::row_code_counts);
+        require_refused(img, "row_code_counts: the rows' code counts do not add up");
+        // Checked without validation too: the counts locate every row.
+        fastpair::prepare_options lax;
+        lax.validate = false;
+        require_refused(img, "row_code_counts: the rows' code counts do not add up", lax);
+      }
+    }
+    SECTION("decoded_bytes in the header wrong, header checksum recomputed")
+    {
+      for (std::int64_t delta : {-1, +1, +1000}) {
+        image_t img = good;
+        std::uint64_t const wrong = col.decoded_bytes() + static_cast<std::uint64_t>(delta);
+        put_le64(img.data() + fpc2::at::decoded_bytes, wrong);
+        reseal_header(img);
+        require_refused(img, "decoded_bytes");  // the header parse or "decoded_bytes: the header says"
+        // Without a stored sidecar the GPU recomputes the total, with or without validation.
+        auto c2 = col;
+        c2.sidecar.clear();
+        image_t img2 = fastpair::serialize(c2);
+        put_le64(img2.data() + fpc2::at::decoded_bytes, wrong);
+        reseal_header(img2);
+        fastpair::prepare_options lax;
+        lax.validate = false;
+        require_refused(img2, "decoded_bytes: the header says", lax);
+        require_refused(img2, "decoded_bytes");
+      }
+    }
+    SECTION("a header changed without its checksum")
+    {
+      image_t img = good;
+      img[fpc2::at::num_rows] ^= 1;
+      require_refused(img, "header checksum");
+    }
+    SECTION("a section header's size wrong")
+    {
+      image_t img = good;
+      std::uint8_t* sh = img.data() + h.layout.header_at[fpc2::codes];
+      put_le64(sh + 8, get_le64(sh + 8) + 1);
+      require_refused(img, "section 3 (codes): size");
+    }
+    SECTION("a dictionary byte flipped (checked on the host)")
+    {
+      image_t img = good;
+      payload(img, fpc2::dict_bytes)[300] ^= 0x20;
+      require_refused(img, "section 2 (dict_bytes)");
+    }
+    SECTION("a device buffer shorter or longer than the header says")
+    {
+      for (std::size_t size : {good.size() - 1, good.size() - 16, std::size_t{h.layout.payload_at[fpc2::codes]},
+                               good.size() + 16}) {
+        INFO("device buffer of " << size << " bytes, image of " << good.size());
+        fastpair::device_buffer<std::uint8_t> d(size, cudaStream_t{});
+        FASTPAIR_CUDA_TRY(cudaMemset(d.data(), 0, size));
+        FASTPAIR_CUDA_TRY(cudaMemcpy(d.data(), good.data(), std::min(size, good.size()), cudaMemcpyHostToDevice));
+        REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_device(d.data(), size), Contains("file size"));
+      }
+      fastpair::device_buffer<std::uint8_t> d(50, cudaStream_t{});  // shorter than the header
+      FASTPAIR_CUDA_TRY(cudaMemcpy(d.data(), good.data(), 50, cudaMemcpyHostToDevice));
+      REQUIRE_THROWS_AS(fastpair::device_column::prepare_fpc_device(d.data(), 50), fastpair::format_error);
+      REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_device(d.data(), 50), Contains("header"));
+    }
+    SECTION("a truncated host buffer")
+    {
+      for (std::size_t size : {good.size() - 1, good.size() - 16, std::size_t{200}}) {
+        image_t const cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size));  // exactly that much memory
+        REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_host(cut.data(), cut.size()), Contains("file size"));
+        ft::pinned_copy const pinned(cut);
+        REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_host(pinned.data(), pinned.size()), Contains("file size"));
+      }
+      for (std::size_t size : {std::size_t{95}, std::size_t{12}, std::size_t{5}}) {
+        image_t const cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size));
+        REQUIRE_THROWS_AS(fastpair::device_column::prepare_fpc_host(cut.data(), cut.size()), fastpair::format_error);
+        REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_host(cut.data(), cut.size()), Contains("header"));
+      }
+      REQUIRE_THROWS_AS(fastpair::device_column::prepare_fpc_host(nullptr, 0), fastpair::format_error);
+      image_t longer = good;
+      longer.resize(good.size() + 16, 0);
+      REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_host(longer.data(), longer.size()), Contains("file size"));
+    }
+    // Whatever was refused, the context is sound and a good image prepares.
+    FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+    REQUIRE(cudaGetLastError() == cudaSuccess);
+    auto const dcol = prepare_image(good, source::device);
+    REQUIRE(fastpair::decompress(dcol).to_host() == fastpair::decode_reference(col));
+  }
+}
+
+TEST_CASE("without validation a corrupt code in a stored image reaches the device error word", "[gpu][prepare_fpc][corrupt]")
+{
+  for (codec kind : all_codecs) {
+    for (bool const sidecar : {true, false}) {
+      auto col = corruption_column(kind);
+      if (!sidecar) col.sidecar.clear();
+      image_t img = fastpair::serialize(col);
+      std::uint32_t const bad = kind == codec::onpair16 ? 65535u : 4095u;
+      // A one-byte token replaced: the decoded size stays that of the header (a code outside the
+      // dictionary decodes as token 0, of one byte), so only the code itself is wrong. The
+      // checksum is left stale: without validation it is not read.
+      set_code(kind, payload(img, fpc2::codes), a_one_byte_code(col), bad);
+      fastpair::prepare_options lax;
+      lax.validate = false;
+      for (source src : {source::pageable, source::pinned, source::device}) {
+        INFO(fastpair::codec_name(kind) << (sidecar ? ", stored sidecar, " : ", no sidecar, ") << source_name(src));
+        REQUIRE_THROWS_WITH(prepare_image(img, src), Contains("section 3 (codes): checksum"));
+        held_image const held(img, src, nullptr);
+        std::optional<fastpair::device_column> dcol;
+        REQUIRE_NOTHROW(dcol.emplace(held.prepare(nullptr, lax)));
+        (void)dcol->read_and_clear_errors();  // a regenerated sidecar may have reported it already
+        // Decoded into a guarded buffer: the error word reports it, nothing is written outside.
+        std::uint64_t const bytes = col.decoded_bytes();
+        fastpair::device_buffer<unsigned char> raw(bytes + 2 * ft::guard, cudaStream_t{});
+        fastpair::device_buffer<std::int64_t> off(col.num_rows() + 1, cudaStream_t{});
+        FASTPAIR_CUDA_TRY(cudaMemset(raw.data(), ft::poison, raw.size()));
+        fastpair::string_column_view<std::int64_t> out{off.data(), reinterpret_cast<char*>(raw.data() + ft::guard),
+                                                       col.num_rows(), bytes};
+        fastpair::decode_column(*dcol, out);
+        REQUIRE((dcol->read_and_clear_errors() & fastpair::code_out_of_range) != 0);
+        std::vector<unsigned char> back(raw.size());
+        FASTPAIR_CUDA_TRY(cudaMemcpy(back.data(), raw.data(), back.size(), cudaMemcpyDeviceToHost));
+        for (std::size_t i = 0; i < ft::guard; ++i) REQUIRE(back[i] == ft::poison);
+        for (std::size_t i = ft::guard + bytes; i < back.size(); ++i) REQUIRE(back[i] == ft::poison);
+        REQUIRE_THROWS_AS(fastpair::decompress(*dcol), fastpair::decode_error);
+        REQUIRE_THROWS_WITH(fastpair::decompress<std::int32_t>(*dcol, 3, 1500), Contains("dictionary size"));  // holds the code
+        (void)dcol->read_and_clear_errors();
+      }
+    }
+  }
+  FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+}
+
+// ---- d. version 1 ------------------------------------------------------------------------------
+
+TEST_CASE("a version-1 image still prepares from host and device memory", "[gpu][prepare_fpc]")
+{
+  ft::test_stream ts;
+  for (codec kind : all_codecs) {
+    auto const cols = synthetic_columns(kind);
+    for (auto const* c : {&cols[0], &cols[1], &cols[4]}) {
+      for (bool const sidecar : {true, false}) {
+        auto col = c->col;
+        if (!sidecar) col.sidecar.clear();
+        image_t const v1 = fastpair::serialize(col, 1);
+        REQUIRE(fastpair::parse_fpc_header(v1.data(), v1.size()).version == 1);
+        for (source src : all_sources) {
+          for (auto const& v : variants(false)) {
+            INFO(fastpair::codec_name(kind) << ", " << c->name << (sidecar ? ", stored sidecar, " : ", no sidecar, ")
+                                            << source_name(src) << ", " << v.name);
+            held_image const held(v1, src, ts.s);
+            auto const dcol = held.prepare(ts.s, v.opt);
+            REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
+            check_prepared(dcol, col, ts.s, src == source::pageable);
+          }
+        }
+        // A corrupt version-1 image is refused too (read on the host).
+        image_t bad = v1;
+        bad[bad.size() / 2] ^= 0x40;
+        REQUIRE_THROWS_AS(prepare_image(bad, source::pageable), fastpair::format_error);
+        REQUIRE_THROWS_AS(prepare_image(bad, source::device), fastpair::format_error);
+        image_t const cut(v1.begin(), v1.end() - 1);
+        REQUIRE_THROWS_AS(prepare_image(cut, source::pageable), fastpair::format_error);
+      }
+    }
+  }
+}
