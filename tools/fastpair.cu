@@ -27,6 +27,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace fastpair::cli {
@@ -97,36 +98,64 @@ std::pair<std::uint64_t, std::uint64_t> parse_rows(parsed_args const& a, std::ui
   return {b, e};
 }
 
-/** A .fpc file as read: the validated column, the file size and its header bytes as stored. */
-struct fpc_file {
-  compressed_column col;
-  std::uint64_t file_bytes = 0;
-  std::array<std::uint8_t, fpc_header_bytes> header{};
+/** A .fpc file's bytes as read: checked up to its header and its size against the header's
+ *  counts, not validated further. */
+struct fpc_image {
+  std::vector<std::uint8_t> pageable;
+  pinned_host_bytes pinned;  ///< used instead of `pageable` when is_pinned
+  bool is_pinned   = false;
+  std::size_t size = 0;
+  std::uint8_t const* data() const noexcept { return is_pinned ? pinned.data() : pageable.data(); }
 };
 
-/** Reads ('-' = stdin) and validates a .fpc file with progress, like read_fpc() but opening the
- *  path through cli/file_io.hpp (a directory or unreadable path names the path and the reason).
- *  @throw format_error prefixed with the path if the file is malformed (exit 3). */
-fpc_file load_fpc(std::string const& path)
+/** Reads ('-' = stdin) a .fpc file's bytes with progress, opening the path through
+ *  cli/file_io.hpp (a directory or unreadable path names the path and the reason). The header is
+ *  read and checked first, and the file's size against its counts, before the rest is read (and
+ *  allocated for), as read_fpc() does: a large file that is no .fpc costs 96 bytes of reading.
+ *  With `pinned` and a file of known size (not a pipe) the bytes go to pinned host memory
+ *  (cudaMallocHost), which the GPU's uploads read at the full rate.
+ *  @throw format_error prefixed with the path if the header or the size is wrong (exit 3). */
+fpc_image read_fpc_image(std::string const& path, bool pinned)
 {
-  fpc_file r;
+  fpc_image r;
   try {
-    // The header first, and the file's size against its counts, before reading (and allocating
-    // for) the rest, as read_fpc() does: a large file that is no .fpc costs 80 bytes of reading.
     std::uint64_t total = 0;
     auto f              = open_read(path, &total);
-    std::vector<std::uint8_t> bytes(fpc_header_bytes);
-    bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f.get()));
-    if (bytes.size() == fpc_header_bytes) {
-      fpc_header const h = parse_fpc_header(bytes.data());
+    std::array<std::uint8_t, fpc_header_bytes_max> head{};
+    std::size_t n_head = std::fread(head.data(), 1, fpc_version_probe_bytes, f.get());
+    if (n_head == fpc_version_probe_bytes) {  // then the rest of the header of that version
+      std::size_t const need =
+        fastpair::detail::load_le32(head.data() + 8) == fpc_version_1 ? fpc_header_bytes : fpc_header_bytes_v2;
+      n_head += std::fread(head.data() + n_head, 1, need - n_head, f.get());
+    }
+    std::uint64_t limit = n_head;  // a file shorter than the version probe: deserialize names it
+    if (n_head >= fpc_version_probe_bytes) {
+      fpc_header const h = parse_fpc_header(head.data(), n_head);  // names a short header
       if (total != 0 && (total < h.min_file_bytes || total > h.max_file_bytes))
         throw format_error("fastpair: invalid .fpc: file size: " + std::to_string(total) + " bytes; the header's counts need " +
                            std::to_string(h.min_file_bytes) + ".." + std::to_string(h.max_file_bytes));
       // From a pipe: read at most one byte more than the counts allow (deserialize names it).
-      std::uint64_t const limit = total != 0 ? total : h.max_file_bytes + 1;
-      progress bar("reading " + display_name(path), limit);
-      bar.add(bytes.size());
-      std::size_t const piece = piece_bytes(limit, std::size_t{16} << 20);
+      limit = total != 0 ? total : h.max_file_bytes + 1;
+    }
+    r.is_pinned = pinned && total != 0;
+    progress bar("reading " + display_name(path), limit);
+    bar.add(n_head);
+    std::size_t const piece = piece_bytes(limit, std::size_t{16} << 20);
+    if (r.is_pinned) {  // a regular file: its size is known, the buffer is allocated once
+      r.pinned = pinned_host_bytes(static_cast<std::size_t>(limit));
+      std::copy_n(head.begin(), n_head, r.pinned.data());
+      std::size_t done = n_head;
+      while (done < limit) {
+        std::size_t const got = std::fread(r.pinned.data() + done, 1,
+                                           static_cast<std::size_t>(std::min<std::uint64_t>(piece, limit - done)), f.get());
+        done += got;
+        bar.add(got);
+        if (got == 0) break;
+      }
+      r.size = done;
+    } else {
+      std::vector<std::uint8_t>& bytes = r.pageable;
+      bytes.assign(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n_head));
       while (bytes.size() < limit) {
         std::size_t const old = bytes.size();
         bytes.resize(old + static_cast<std::size_t>(std::min<std::uint64_t>(piece, limit - old)));
@@ -135,12 +164,33 @@ fpc_file load_fpc(std::string const& path)
         bar.add(got);
         if (got == 0) break;
       }
+      r.size = bytes.size();
     }
     if (std::ferror(f.get())) throw_io_error("error reading", display_name(path), errno ? errno : EIO);
-    r.file_bytes = bytes.size();
-    std::copy_n(bytes.begin(), std::min(bytes.size(), r.header.size()), r.header.begin());
+  } catch (format_error const& e) {
+    throw format_error(display_name(path) + ": " + e.what());
+  }
+  return r;
+}
+
+/** A .fpc file as read: the validated column, the file size and its header bytes as stored. */
+struct fpc_file {
+  compressed_column col;
+  std::uint64_t file_bytes = 0;
+  std::array<std::uint8_t, fpc_header_bytes_max> header{};  ///< 80 (version 1) or 96 bytes used
+};
+
+/** Reads ('-' = stdin) and validates a .fpc file on the host with progress, like read_fpc():
+ *  read_fpc_image, then deserialize. @throw format_error prefixed with the path (exit 3). */
+fpc_file load_fpc(std::string const& path)
+{
+  fpc_image const img = read_fpc_image(path, false);
+  fpc_file r;
+  r.file_bytes = img.size;
+  std::copy_n(img.data(), std::min(img.size, r.header.size()), r.header.begin());
+  try {
     progress bar("validating " + display_name(path), 0);
-    r.col = deserialize(bytes.data(), bytes.size());
+    r.col = deserialize(img.data(), img.size);
   } catch (format_error const& e) {
     throw format_error(display_name(path) + ": " + e.what());
   }
@@ -301,7 +351,9 @@ char const* const decompress_usage =
 char const* const decompress_about =
   "Decodes a .fpc file ('-' = stdin) on the GPU (default) or with the CPU reference decoder (--cpu)\n"
   "and writes the strings back, one row per line (-o FILE, '-' = stdout), or as Arrow offsets +\n"
-  "chars files.\n"
+  "chars files. On the GPU the file is read into pinned host memory and prepared from its stored\n"
+  "bytes (device_column::prepare_fpc_host: the checks run on the GPU; a version-1 file is read on\n"
+  "the host); on the CPU it is validated on the host first.\n"
   "--check compares the decoded rows with the original input and fails (exit 4) at the first\n"
   "difference. Without a usable GPU the CPU decoder is used, with a note on stderr, unless --gpu is\n"
   "given (then exit 5).\n";
@@ -354,14 +406,16 @@ int cmd_decompress(std::vector<std::string> const& argv)
     if (auto p = a.get(o)) check_output_path(*p);
 
   std::string const input = a.positionals[0];
-  auto const t_all        = clock_type::now();
-  compressed_column const col = load_fpc(input).col;
-  double const t_read         = since(t_all);
-  auto const [r0, r1]         = parse_rows(a, col.num_rows());
-
-  bool use_gpu = !a.has("cpu");
+  bool use_gpu            = !a.has("cpu");
   std::string why;
   int const count = use_gpu ? cuda_device_count(&why) : 0;
+  // On the GPU the file's bytes go to pinned host memory and are checked on the GPU
+  // (device_column::prepare_fpc_host): no host deserialize or validate of a version-2 file.
+  if (use_gpu && count > 0) select_device(device, count);
+  auto const t_all       = clock_type::now();
+  fpc_image const image  = read_fpc_image(input, use_gpu && count > 0);
+  double const t_read    = since(t_all);
+
   if (use_gpu && count == 0) {
     if (a.has("gpu")) throw no_gpu_error("no usable CUDA GPU (" + why + "); --gpu was given");
     std::fprintf(stderr, "fastpair: note: no usable CUDA GPU (%s); decoding on the CPU instead (--cpu)\n", why.c_str());
@@ -370,20 +424,44 @@ int cmd_decompress(std::vector<std::string> const& argv)
 
   host_strings rows;
   std::string how;
+  double t_validate = 0;
+  std::uint64_t r0 = 0, r1 = 0;
   if (use_gpu) {
-    select_device(device, count);
-    gpu_decode_result res = decode_on_gpu(col, r0, r1, w);
-    rows                  = std::move(res.rows);
-    double const bytes    = static_cast<double>(rows.chars.size());
-    how = "GPU " + device_description(device) + ", config " + res.config + ": upload " + fmt("%.3f s", res.prepare_s) +
-          ", decode " + fmt("%.3f ms", res.kernel_s * 1e3) + " (" +
+    fpc_header h;
+    try {
+      h = parse_fpc_header(image.data(), image.size);
+    } catch (format_error const& e) {
+      throw format_error(display_name(input) + ": " + e.what());
+    }
+    std::tie(r0, r1) = parse_rows(a, h.n_rows);
+    gpu_decode_result res;
+    try {
+      res = decode_fpc_on_gpu(image.data(), image.size, h, r0, r1, w);
+    } catch (format_error const& e) {
+      throw format_error(display_name(input) + ": " + e.what());
+    }
+    rows               = std::move(res.rows);
+    double const bytes = static_cast<double>(rows.chars.size());
+    how = "GPU " + device_description(device) + ", config " + res.config + ": prepare " + fmt("%.3f s", res.prepare_s) +
+          " (.fpc version " + std::to_string(h.version) + " from " + (image.is_pinned ? "pinned" : "pageable") +
+          " host memory, checked on the GPU), decode " + fmt("%.3f ms", res.kernel_s * 1e3) + " (" +
           fmt("%.1f GB/s", res.kernel_s > 0 ? bytes / res.kernel_s / 1e9 : 0.0) + "), download " +
           fmt("%.3f s", res.download_s);
   } else {
+    auto const tv = clock_type::now();
+    compressed_column col;
+    try {
+      progress bar("validating " + display_name(input), 0);
+      col = deserialize(image.data(), image.size);
+    } catch (format_error const& e) {
+      throw format_error(display_name(input) + ": " + e.what());
+    }
+    t_validate = since(tv);
+    std::tie(r0, r1) = parse_rows(a, col.num_rows());
     auto const t0 = clock_type::now();
     {
       progress bar("decoding on the CPU", 0);
-      rows = decode_reference(col, r0, r1, false);  // load_fpc validated the column
+      rows = decode_reference(col, r0, r1, false);  // deserialize validated the column
     }
     double const t = since(t0);
     how = "CPU reference decoder: " + fmt("%.3f s", t) + " (" +
@@ -406,8 +484,11 @@ int cmd_decompress(std::vector<std::string> const& argv)
   std::fprintf(info, "decompressed %s: rows %" PRIu64 "..%" PRIu64 " (%zu rows, %zu B) on the %s\n",
                display_name(input).c_str(), r0, r1,
                rows.num_rows(), rows.chars.size(), use_gpu ? "GPU" : "CPU");
-  std::fprintf(info, "  %s\n  total %.3f s (read and validate %.3f s)%s\n", how.c_str(), since(t_all), t_read,
-               checked.c_str());
+  if (use_gpu)
+    std::fprintf(info, "  %s\n  total %.3f s (read %.3f s)%s\n", how.c_str(), since(t_all), t_read, checked.c_str());
+  else
+    std::fprintf(info, "  %s\n  total %.3f s (read and validate %.3f s)%s\n", how.c_str(), since(t_all),
+                 t_read + t_validate, checked.c_str());
   if (!checked.empty()) std::fprintf(info, "check OK\n");
   return exit_ok;
 }
@@ -421,7 +502,21 @@ char const* const inspect_about =
   "Validates a .fpc file and prints its header, dictionary statistics, the token-length histogram\n"
   "of the coded stream, the low-plane width W by the paper's rule and by the GPU decoder's automatic\n"
   "rule for sm_90 and newer (assumed: inspect queries no GPU; older GPUs use the paper's rule), stored\n"
-  "sizes and the sidecar overhead. INPUT.fpc may be '-' (stdin).\n";
+  "sizes and the sidecar overhead, the file size as .fpc version 1 and 2, and the device memory of the\n"
+  "prepared column by prepare option (the lean default and each accelerator: estimates, no GPU needed).\n"
+  "INPUT.fpc may be '-' (stdin).\n";
+
+/** Device bytes the split stream adds on sm_90+ (prepare_options::split_stream), as
+ *  device_column::device_bytes(col, opt) counts them on such a GPU. That estimate applies the
+ *  rule of the GPU present (detail::current_arch_bucket()), none without one; inspect assumes
+ *  sm_90, as for W, so it counts them here. Keep in step with device_column.cuh. */
+std::uint64_t split_stream_device_bytes_sm90(compressed_column const& col, length_histogram const& h)
+{
+  std::uint64_t long_codes = 0;
+  for (int len = 9; len <= 16; ++len) long_codes += h[len];
+  std::uint64_t const words = col.num_codes + long_codes;
+  return 2 * words + (words / std::max<std::uint32_t>(col.sidecar_stride, 1) + 2) * 8 + 8192 * 8 + 4096 + 512;
+}
 
 std::string json_escape(std::string_view s)
 {
@@ -458,9 +553,9 @@ int cmd_inspect(std::vector<std::string> const& argv)
   std::string const name          = display_name(path);
 
   // Header fields as stored (deserialize checked every one of them).
-  std::uint8_t const* const hdr = file.header.data();
-  std::uint32_t const version   = fastpair::detail::load_le32(hdr + 8);
-  int const flags = hdr[13], w_codes = hdr[14], w_bytes = hdr[15];
+  fpc_header const fh = parse_fpc_header(file.header.data(), std::min<std::uint64_t>(file_bytes, file.header.size()));
+  std::uint32_t const version   = fh.version;
+  int const flags = file.header[13], w_codes = fh.w_codes, w_bytes = fh.w_bytes, count_bits = fh.count_bits;
 
   // Dictionary statistics.
   std::size_t const n_tok = col.dict.size();
@@ -504,6 +599,21 @@ int cmd_inspect(std::vector<std::string> const& argv)
   for (std::size_t r = 0; r < col.num_rows(); ++r) empty_rows += col.row_byte_offsets[r + 1] == col.row_byte_offsets[r];
   auto pct = [](std::uint64_t x, std::uint64_t of) { return of ? 100.0 * static_cast<double>(x) / static_cast<double>(of) : 0.0; };
   auto ratio = [](std::uint64_t x, std::uint64_t of) { return of ? static_cast<double>(x) / static_cast<double>(of) : 0.0; };
+  // Device memory of the prepared column for each prepare option (device_column::device_bytes
+  // estimates: no GPU needed). The split stream's share follows the sm_90 rule, as W above.
+  auto estimate = [&](bool ls, bool fc, bool ro) {
+    prepare_options o;
+    o.length_stream = ls;
+    o.fused_codes   = fc;
+    o.row_offsets   = ro;
+    return device_column::device_bytes(col, o);
+  };
+  bool const fused_applies       = code_space(col.kind) <= 4096;
+  std::uint64_t const split_more = split_gpu ? split_stream_device_bytes_sm90(col, h) : 0;
+  std::uint64_t const dev_default = estimate(false, false, false), dev_ls = estimate(true, false, false),
+                      dev_fc = estimate(false, true, false), dev_ro = estimate(false, false, true),
+                      dev_ss = dev_default + split_more, dev_old = estimate(true, true, false) + split_more;
+  std::uint64_t const fpc_v1 = fpc_file_bytes(col, fpc_version_1), fpc_v2 = fpc_file_bytes(col, fpc_version_2);
   std::vector<std::size_t> order;
   if (top) {
     order.resize(n_tok);
@@ -518,7 +628,8 @@ int cmd_inspect(std::vector<std::string> const& argv)
     std::ostringstream o;
     o << "{\"file\":\"" << json_escape(name) << "\",\"file_bytes\":" << file_bytes << ",\"version\":" << version
       << ",\"codec\":\"" << codec_name(col.kind) << "\",\"flags\":" << flags << ",\"row_code_offset_width\":" << w_codes
-      << ",\"row_byte_offset_width\":" << w_bytes << ",\"rows\":" << col.num_rows() << ",\"empty_rows\":" << empty_rows
+      << ",\"row_byte_offset_width\":" << w_bytes << ",\"count_bits\":" << count_bits
+      << ",\"count_base\":" << fh.count_base << ",\"rows\":" << col.num_rows() << ",\"empty_rows\":" << empty_rows
       << ",\"codes\":" << col.num_codes << ",\"decoded_bytes\":" << decoded << ",\"dictionary_entries\":" << n_tok
       << ",\"dictionary_capacity\":" << code_space(col.kind) << ",\"dictionary_bytes\":" << dict_bytes
       << ",\"unused_entries\":" << unused << ",\"longest_entry\":" << longest << ",\"dictionary_length_histogram\":[";
@@ -532,7 +643,13 @@ int cmd_inspect(std::vector<std::string> const& argv)
       << ",\"stored\":{\"dictionary\":" << st.dictionary << ",\"codes\":" << st.codes << ",\"sidecar\":" << st.sidecar
       << ",\"row_metadata\":" << st.row_metadata << "},\"sidecar_pct_of_stored\":" << pct(st.sidecar, st.paper())
       << ",\"sidecar_pct_of_stored_with_rows\":" << pct(st.sidecar, st.with_rows())
-      << ",\"ratio_file\":" << ratio(decoded, file_bytes) << ",\"ratio_stored\":" << ratio(decoded, st.paper());
+      << ",\"ratio_file\":" << ratio(decoded, file_bytes) << ",\"ratio_stored\":" << ratio(decoded, st.paper())
+      << ",\"fpc_v1_bytes\":" << fpc_v1 << ",\"fpc_v2_bytes\":" << fpc_v2 << ",\"ratio_fpc_v1\":" << ratio(decoded, fpc_v1)
+      << ",\"ratio_fpc_v2\":" << ratio(decoded, fpc_v2) << ",\"device_bytes_default\":" << dev_default
+      << ",\"device_bytes_length_stream\":" << dev_ls << ",\"device_bytes_fused_codes\":" << dev_fc
+      << ",\"device_bytes_split_stream\":" << dev_ss << ",\"device_bytes_row_offsets\":" << dev_ro
+      << ",\"device_bytes_old_defaults\":" << dev_old << ",\"fused_codes_applies\":" << (fused_applies ? "true" : "false")
+      << ",\"split_stream_applies\":" << (split_gpu ? "true" : "false");
     if (top) {
       o << ",\"top\":[";
       for (std::size_t i = 0; i < order.size(); ++i)
@@ -549,7 +666,11 @@ int cmd_inspect(std::vector<std::string> const& argv)
   std::printf("header\n");
   std::printf("  format           .fpc version %u, codec %s (%d-bit codes), flags 0x%02x (sidecar %s)\n", version,
               codec_name(col.kind), code_bits(col.kind), flags, (flags & fpc_flag_sidecar) ? "present" : "absent");
-  std::printf("  row offsets      codes u%d, bytes u%d\n", 8 * w_codes, 8 * w_bytes);
+  if (version == fpc_version_1)
+    std::printf("  row offsets      codes u%d, bytes u%d\n", 8 * w_codes, 8 * w_bytes);
+  else
+    std::printf("  row code counts  %d bits each, plus %" PRIu64 " (row lengths rebuilt from the codes)\n", count_bits,
+                fh.count_base);
   std::printf("  rows             %zu (%" PRIu64 " empty)\n", col.num_rows(), empty_rows);
   std::printf("  codes            %" PRIu64 "\n", col.num_codes);
   std::printf("  decoded bytes    %" PRIu64 " (%s), mean row %.1f B\n", decoded, human_bytes(static_cast<double>(decoded)).c_str(),
@@ -584,6 +705,28 @@ int cmd_inspect(std::vector<std::string> const& argv)
               pct(st.sidecar, st.paper()), pct(st.sidecar, st.with_rows()), pct(st.sidecar, file_bytes));
   std::printf("  ratio            %.3f (decoded / file), %.3f (decoded / (dictionary + codes + sidecar))\n",
               ratio(decoded, file_bytes), ratio(decoded, st.paper()));
+  std::printf("file size by .fpc version\n");
+  std::printf("  version 1        %12" PRIu64 " B, ratio %.3f (row offsets: codes u%d, bytes u%d)\n",
+              fpc_v1, ratio(decoded, fpc_v1), 8 * static_cast<int>(fastpair::detail::fpc_offset_width(col.num_codes)),
+              8 * static_cast<int>(fastpair::detail::fpc_offset_width(decoded)));
+  std::printf("  version 2        %12" PRIu64 " B, ratio %.3f (bit-packed row code counts)\n", fpc_v2, ratio(decoded, fpc_v2));
+  std::printf("device memory of the prepared column (device_column::device_bytes estimates, by prepare_options)\n");
+  auto dev_line = [&](char const* label, std::uint64_t b, bool applies, char const* why_not) {
+    if (!applies) {
+      std::printf("  %-16s n/a (%s)\n", label, why_not);
+      return;
+    }
+    std::printf("  %-16s %12" PRIu64 " B, %.3f x the .fpc file", label, b, ratio(b, file_bytes));
+    if (b != dev_default) std::printf(" (+%" PRIu64 " B)", b - dev_default);
+    std::printf("\n");
+  };
+  dev_line("default (lean)", dev_default, true, "");
+  dev_line("+ length_stream", dev_ls, true, "");
+  dev_line("+ fused_codes", dev_fc, fused_applies, "dictionaries of at most 4096 entries only");
+  dev_line("+ split_stream", dev_ss, split_gpu, "OnPair-12 with fewer than 20% of the coded tokens longer than 8 B, sm_90+");
+  dev_line("+ row_offsets", dev_ro, true, "");
+  dev_line("old defaults", dev_old, true, "");
+  std::printf("  %-16s length_stream + fused_codes + split_stream where they apply (the defaults before they became opt-in)\n", "");
   if (top) {
     std::printf("most used entries\n");
     for (std::size_t c : order)
