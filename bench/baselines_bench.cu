@@ -5,7 +5,8 @@
 //   decode/<column>/<codec>/cfg:auto     the automatic configuration (what decode_column() runs)
 //   decode/<column>/<codec>/cfg:paper    the paper-faithful reference (K=6, H=1, T=256, B=4, W by the
 //                                        paper's rule: 16 iff > 60 % of tokens exceed 8 bytes)
-//   naive/<column>/<codec>               a "ported CPU decoder" on the GPU: one thread per row,
+//   naive/<column>/<codec>               a "ported CPU decoder" on the GPU: one thread per row
+//                                        (column prepared with the 8-byte row offsets),
 //                                        offset-table lookup per token, then byte reads and byte
 //                                        writes straight to global memory (kernel below, not in
 //                                        the library); its whole output is compared with ours
@@ -58,7 +59,6 @@ __global__ void naive_decode_kernel(std::uint16_t const* codes, std::uint64_t co
 }
 
 struct naive_inputs {
-  fastpair::device_buffer<std::uint64_t> row_code_offsets;
   fastpair::device_buffer<std::uint32_t> dict_offsets;
   fastpair::device_buffer<unsigned char> dict_bytes;
 };
@@ -77,16 +77,16 @@ void launch_naive(fb::prepared& p, naive_inputs const& in, std::int64_t* offsets
   std::uint16_t const* codes =
     p.dcol.low_plane_bytes() == 16 ? p.dcol.view<16>().codes : p.dcol.view<8>().codes;  // u16 codes on device
   unsigned const blocks = static_cast<unsigned>((rows + 1 + 255) / 256);
-  naive_decode_kernel<<<blocks, 256, 0, s>>>(codes, in.row_code_offsets.data(), p.dcol.device_row_byte_offsets(),
+  naive_decode_kernel<<<blocks, 256, 0, s>>>(codes, p.dcol.device_row_code_offsets(), p.dcol.device_row_byte_offsets(),
                                              in.dict_offsets.data(), in.dict_bytes.data(), rows, offsets, chars);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
 }
 
 void bench_naive(benchmark::State& state, std::string const& column, codec kind)
 {
-  auto& p = fb::get_column(column, kind);
+  // The naive kernel reads the 8-byte row code and byte offsets (prepare_options::row_offsets).
+  auto& p = fb::get_column(column, kind, 0, fb::accelerators::offsets());
   naive_inputs in;
-  in.row_code_offsets = upload(p.dcol.row_code_offsets());
   in.dict_offsets     = upload(p.source.dict.offsets);
   std::vector<unsigned char> bytes(p.source.dict.bytes.begin(), p.source.dict.bytes.end());
   bytes.push_back(0);  // never empty

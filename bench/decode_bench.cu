@@ -2,13 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU decode throughput on the real columns of ../shared/data (first 4 MiB of each, encoded with
 // each codec, tiled to >= 1 GB of output), side by side in one run:
-//   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs),
-//                                       chars and int64 row offsets
+//   decode/<column>/<codec>/cfg:auto    the automatic configuration (what decode_column() runs) on
+//                                       the default (lean) prepared column, chars and int64 row
+//                                       offsets
 //   decode/<column>/<codec>/cfg:paper   the paper's configuration (K=6, H=1, T=256, B=4, W by the
 //                                       paper's rule: 16 iff > 60 % of tokens exceed 8 bytes)
 //   chars/<column>/<codec>/cfg:{auto,paper}  the same, chars only (null offsets: the paper's bulk
 //                                       decompression, as the authors' kernels in ANCHORS.md)
-//   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1)
+//   decode/<column>/<codec>/cfg:<name>  the tuning sweep (FASTPAIR_BENCH_SWEEP=1); configs that read
+//                                       the length stream or the fused codes get a column
+//                                       prepared with that accelerator
 //   copy/<column>/<codec>               a device-to-device copy of the same output size
 // Environment: FASTPAIR_BENCH_COLUMNS (comma list; a name may end in ":bytes" or ":exact" for the
 // dictionary-order A/B, see common/fixture.cuh), FASTPAIR_BENCH_CODECS (comma list),
@@ -41,7 +44,7 @@ constexpr int config_w()
 template <class Config>
 void bench_config(benchmark::State& state, std::string const& column, codec kind, bool chars_only = false)
 {
-  auto& p  = fb::get_column(column, kind, config_w<Config>());
+  auto& p  = fb::get_column(column, kind, config_w<Config>(), fb::accelerators_for<Config>());
   auto out = p.out();
   if (chars_only) out.offsets = nullptr;
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<Config>(p.dcol, out, s); });

@@ -10,7 +10,8 @@
 //
 // pred: eq (one literal: a row of the column), in10 (ten rows), prefix (the first bytes of a row),
 // substring (a few bytes from the middle of a row). Columns are tiled to >= 1 GB decoded
-// (fixture.cuh get_column). Counters: rows_per_s and logical GB/s (decoded bytes of the column
+// (fixture.cuh get_column), prepared with prepare_options::row_offsets (the predicates read the
+// 8-byte row offsets; decode_cmp decodes the same column). Counters: rows_per_s and logical GB/s (decoded bytes of the column
 // / time) at the min and median time, selected rows. Both methods' bitmasks are compared once
 // before timing (the benchmark fails on a difference).
 // Env: FASTPAIR_BENCH_COLUMNS, FASTPAIR_BENCH_CODECS (default onpair16), FASTPAIR_BENCH_ITERS
@@ -98,7 +99,7 @@ __global__ void compare_kernel(std::int64_t const* offsets, char const* chars, s
 
 void bench_predicate(benchmark::State& state, std::string const& column, codec kind, pred p, bool on_codes)
 {
-  auto& col                 = fb::get_column(column, kind);
+  auto& col                 = fb::get_column(column, kind, 0, fb::accelerators::offsets());  // predicates read the row offsets
   std::uint64_t const R     = col.dcol.num_rows();
   std::uint64_t const words = (R + 63) / 64;
   auto const ops            = operands(col.source, p);
@@ -194,7 +195,7 @@ int main(int argc, char** argv)
         reg("decode_cmp/" + tag + "/" + pred_name(p),
             [=](benchmark::State& s) { bench_predicate(s, column, kind, p, false); });
       }
-      reg("copy/" + tag, [=](benchmark::State& s) { fb::bench_copy(s, column, kind); });
+      reg("copy/" + tag, [=](benchmark::State& s) { fb::bench_copy(s, column, kind, fb::accelerators::offsets()); });
     }
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -16,6 +16,8 @@
 // Environment: FASTPAIR_BENCH_COLUMNS, FASTPAIR_BENCH_CODECS (default onpair16),
 // FASTPAIR_BENCH_SELECTIVITIES (percent, comma list), FASTPAIR_BENCH_ITERS (default 20),
 // FASTPAIR_BENCH_BYTES, FASTPAIR_BENCH_SOURCE_BYTES, FASTPAIR_DATA_DIR.
+// Every case reads one column prepared with prepare_options::row_offsets (select.cuh needs the
+// 8-byte row offsets), the full decode and the dense path included.
 #include "common/fixture.cuh"
 #include "common/suite.cuh"
 #include "utils/generators.hpp"
@@ -95,7 +97,7 @@ std::map<std::string, double>& full_times()
 void bench_select(benchmark::State& state, std::string const& column, codec kind, std::string const& pattern,
                   double pct, select_strategy strategy)
 {
-  auto& p    = fb::get_column(column, kind);
+  auto& p    = fb::get_column(column, kind, 0, fb::accelerators::offsets());  // select.cuh reads the row offsets
   auto& sel  = get_selection(p, pattern, pct);
   auto const& plan = sel.plan;
   fastpair::string_column_view<std::int64_t> out{p.offsets.data(), p.chars.data(), plan.num_rows(), p.chars.size()};
@@ -129,7 +131,7 @@ void bench_select(benchmark::State& state, std::string const& column, codec kind
 
 void bench_plan(benchmark::State& state, std::string const& column, codec kind, std::string const& pattern, double pct)
 {
-  auto& p   = fb::get_column(column, kind);
+  auto& p   = fb::get_column(column, kind, 0, fb::accelerators::offsets());  // select.cuh reads the row offsets
   auto& sel = get_selection(p, pattern, pct);
   std::uint64_t const n = sel.plan.num_rows();
   auto times = fb::timed_loop(state, [&](cudaStream_t s) {
@@ -143,7 +145,7 @@ void bench_plan(benchmark::State& state, std::string const& column, codec kind, 
 
 void bench_full(benchmark::State& state, std::string const& column, codec kind)
 {
-  auto& p    = fb::get_column(column, kind);
+  auto& p    = fb::get_column(column, kind, 0, fb::accelerators::offsets());  // select.cuh reads the row offsets
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column(p.dcol, p.out(), s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
   fb::set_decode_counters(state, p, times);
@@ -200,7 +202,7 @@ int main(int argc, char** argv)
       codec const kind         = fastpair::parse_codec(cname);
       std::string const prefix = column + "/" + cname;
       reg("full/" + prefix, [column, kind](benchmark::State& s) { bench_full(s, column, kind); });
-      reg("copy/" + prefix, [column, kind](benchmark::State& s) { fb::bench_copy(s, column, kind); });
+      reg("copy/" + prefix, [column, kind](benchmark::State& s) { fb::bench_copy(s, column, kind, fb::accelerators::offsets()); });
       for (std::string pattern : {"ids", "range"}) {
         for (double pct : pcts) {
           std::string const at = prefix + "/" + pattern + "/" + pct_label(pct);

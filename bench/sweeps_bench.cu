@@ -85,7 +85,7 @@ template <class C>
 void bench_sweep(benchmark::State& state, std::string const& column, codec kind)
 {
   constexpr int W = C::low_plane_bytes;
-  auto& p         = fb::get_column(column, kind, W);
+  auto& p         = fb::get_column(column, kind, W, fb::accelerators_for<C>());
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<C>(p.dcol, p.out(), s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
   fb::set_decode_counters(state, p, times);

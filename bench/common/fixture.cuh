@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace fastpair::bench {
@@ -87,16 +88,54 @@ inline int paper_w(std::string const& name, codec kind)
   return choose_low_plane_bytes(kind, token_length_histogram(src));
 }
 
+/** The decode-time accelerators of a prepared benchmark column (prepare_options: all off = the
+ *  library's lean default). */
+struct accelerators {
+  bool length_stream = false, fused_codes = false, split_stream = false, row_offsets = false;
+  /** The accelerators the library built by default before they became opt-in (length stream,
+   *  fused codes, split stream): the "old defaults" of the before/after comparisons. */
+  static accelerators old_defaults() { return {true, true, true, false}; }
+  /** Row offsets only: what selective decode and the predicates need. */
+  static accelerators offsets() { return {false, false, false, true}; }
+  /** "" for none, else "+ls", "+fc", "+ss", "+ro" joined (a cache-key and name suffix). */
+  std::string suffix() const
+  {
+    return std::string(length_stream ? "+ls" : "") + (fused_codes ? "+fc" : "") + (split_stream ? "+ss" : "") +
+           (row_offsets ? "+ro" : "");
+  }
+  void apply(prepare_options& o) const
+  {
+    o.length_stream = length_stream;
+    o.fused_codes   = fused_codes;
+    o.split_stream  = split_stream;
+    o.row_offsets   = row_offsets;
+  }
+};
+
+/** The accelerators a fixed decode_config reads (the length stream of texture_low_streamed, the
+ *  fused codes of texture_low_fused); none for auto_config, which uses what the column has. */
+template <class Config>
+accelerators accelerators_for()
+{
+  accelerators a;
+  if constexpr (!std::is_same_v<Config, auto_config>) {
+    a.length_stream = Config::streams_lengths;
+    a.fused_codes   = Config::fused_codes;
+  }
+  return a;
+}
+
 /** Loads (once) column `name` encoded with `kind`, tiled to target_bytes(), prepared with W `w`
- *  (0 = automatic for this GPU). Verifies one GPU decode against the CPU reference of the untiled
- *  column. Columns are cached by resolved W, so the automatic and an explicit equal W share one. */
-inline prepared& get_column(std::string const& name, codec kind, int w = 0)
+ *  (0 = automatic for this GPU) and the accelerators `acc` (default: none, the library's lean
+ *  default). Verifies one GPU decode against the CPU reference of the untiled column. Columns are
+ *  cached by resolved W and accelerators, so the automatic and an explicit equal W share one. */
+inline prepared& get_column(std::string const& name, codec kind, int w = 0, accelerators acc = {})
 {
   static std::map<std::string, std::unique_ptr<prepared>> cache;
   auto const& src = get_source(name, kind);
   auto const hist = token_length_histogram(src);
   if (w == 0) w = detail::auto_low_plane_bytes(kind, hist, detail::current_arch_bucket());
-  std::string const key = name + "/" + codec_name(kind) + "/w" + std::to_string(w);
+  std::string const key = name + "/" + codec_name(kind) + "/w" + std::to_string(w) + acc.suffix();
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
   auto p    = std::make_unique<prepared>();
   p->name   = key;
@@ -110,6 +149,7 @@ inline prepared& get_column(std::string const& name, codec kind, int w = 0)
   prepare_options opt;
   opt.low_plane_bytes = w;
   opt.validate        = false;  // tiled from a column the encoder produced; validated below by decoding
+  acc.apply(opt);
   p->dcol    = device_column::prepare(tiled, {}, opt);
   p->offsets = device_buffer<std::int64_t>(p->dcol.num_rows() + 1, {});
   p->chars   = device_buffer<char>(p->dcol.decoded_bytes(), {});
@@ -240,10 +280,11 @@ inline void set_decode_counters(benchmark::State& state, prepared const& p, std:
   state.counters["row_B"]       = bytes / static_cast<double>(p.dcol.num_rows());  // mean decoded row
 }
 
-/** The device-to-device copy of a column's decoded size, timed like a decode (GBps counters). */
-inline void bench_copy(benchmark::State& state, std::string const& column, codec kind)
+/** The device-to-device copy of a column's decoded size, timed like a decode (GBps counters);
+ *  `acc`: which prepared column to copy from (the one the other cases of the binary read). */
+inline void bench_copy(benchmark::State& state, std::string const& column, codec kind, accelerators acc = {})
 {
-  auto& p = get_column(column, kind);
+  auto& p = get_column(column, kind, 0, acc);
   std::uint64_t const bytes = p.dcol.decoded_bytes();
   device_buffer<char> dst(bytes, {});
   auto times = timed_loop(state, [&](cudaStream_t s) {
