@@ -136,14 +136,18 @@ struct auto_config {};
  * @code{.pseudo}
  * rows {"ab", "", "cda"} -> out.offsets {0, 2, 2, 5}, out.chars "abcda"
  * @endcode
- * `out.offsets` may be null: then only the chars are written (the paper's "bulk decompression",
- * for callers that have the offsets already: device_column::device_row_byte_offsets(), less the
- * range's first entry). Otherwise a small kernel writes them, from the column's compact row
- * lengths (prepare_options::row_lengths: 1-2 bytes read per row) or else from its 8-byte row
- * offsets. It is launched after the decode and on sm_90+ runs beside it (programmatic dependent
- * launch); work queued after decode_column on `stream` still starts only once both are done. On
- * columns of short rows the offsets cost a good part of the decode's time (docs/DECODER.md,
- * "Row offsets").
+ * `out.offsets` may be null: then only the chars are written (the paper's "bulk decompression").
+ * Otherwise a second kernel writes them: from the column's compact row lengths (1-2 bytes read
+ * per row; prepare_options::row_lengths_max_share), else copied from its 8-byte row offsets
+ * (prepare_options::row_offsets), else derived from the codes and the stored row code counts
+ * (detail/kernels/row_offsets_kernel.cuh: the codes are read a second time). It is launched after the decode and on sm_90+ runs beside it
+ * (programmatic dependent launch); work queued after decode_column on `stream` still starts only
+ * once both are done.
+ *
+ * Whole columns, and row ranges whose ends are multiples of device_column::row_index_rows(),
+ * are located from the host copy of the row index: no synchronisation. Other ends are looked
+ * up on the GPU first (device_column::locate_rows: 48 bytes from the column's resource and one
+ * synchronisation of `stream`, which a CUDA graph capture cannot contain).
  * @tparam Config a decode_config, or auto_config (default) for the per-architecture choice
  * @param stream CUDA stream on which to perform the work
  * @throw logic_error if the column is not usable on the current device (device_column::check_usable:
@@ -157,9 +161,9 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
                    string_column_view<OffsetT> out, cuda::stream_ref stream = {})
 {
   col.check_usable();
-  col.check_rows(row_begin, row_end);
+  device_column::row_range const rr = col.locate_rows(row_begin, row_end, stream);
   std::uint64_t const n_rows = row_end - row_begin;
-  std::uint64_t const bytes  = col.decoded_bytes(row_begin, row_end);
+  std::uint64_t const bytes  = rr.b1 - rr.b0;
   detail::check_output(out, n_rows, bytes, "expected", "decoded size", true);
 
   // The chars first, then the offsets pass, which on sm_90+ runs beside the decode (it needs
@@ -168,24 +172,31 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
   if (bytes != 0) {
     auto* const chars = reinterpret_cast<unsigned char*>(out.chars);
     if constexpr (std::is_same_v<Config, auto_config>) {
-      FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, chars, stream, &decoding));
+      FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, rr, chars, stream, &decoding));
     } else {
       static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
       detail::check_config_applies<Config>(col);
-      std::uint64_t const c0 = col.row_code_offsets()[row_begin];
-      std::uint64_t const c1 = col.row_code_offsets()[row_end];
-      std::uint64_t const b0 = col.row_byte_offsets()[row_begin];
-      FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, chars, b0, bytes,
-                                                      stream, &decoding));
+      FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), rr.c0, rr.c1, chars, rr.b0,
+                                                      bytes, stream, &decoding));
     }
   }
-  if (out.offsets != nullptr && col.row_length_bytes() != 0)
-    FASTPAIR_CUDA_TRY(detail::launch_row_offsets(col.device_row_lengths(row_begin), col.row_length_bytes(),
-                                                 col.device_row_byte_offsets() + row_begin, n_rows, out.offsets,
-                                                 decoding, stream));
-  else if (out.offsets != nullptr)
+  if (out.offsets == nullptr) return;
+  if (col.row_length_bytes() != 0)
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets_from_lengths(col.device_row_lengths(), col.row_length_bytes(),
+                                                              col.num_rows(), col.device_block_bytes(), row_begin,
+                                                              row_end, rr.b0, col.decoded_bytes(), out.offsets,
+                                                              decoding, stream));
+  else if (col.has_row_offsets())
     FASTPAIR_CUDA_TRY(detail::launch_copy_offsets(col.device_row_byte_offsets() + row_begin, n_rows + 1,
                                                   out.offsets, decoding, stream));
+  else if (col.low_plane_bytes() == 8)
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets_from_codes(col.view<8>(), col.counts_view(), col.device_block_codes(),
+                                                            col.device_block_bytes(), row_begin, row_end, rr.b0,
+                                                            col.decoded_bytes(), out.offsets, decoding, stream));
+  else
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets_from_codes(col.view<16>(), col.counts_view(), col.device_block_codes(),
+                                                            col.device_block_bytes(), row_begin, row_end, rr.b0,
+                                                            col.decoded_bytes(), out.offsets, decoding, stream));
 }
 
 /** @brief Decodes every row of `col` into `out`. @see decode_column(col, row_begin, row_end, out, stream) */
@@ -212,7 +223,7 @@ string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_be
   string_column<OffsetT> out;
   out.num_rows = row_end - row_begin;
   out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream, mr);
-  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end), stream, mr);
+  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end, stream), stream, mr);
   decode_column<Config>(col, row_begin, row_end, out.view(), stream);
   if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
     throw decode_error(std::string("fastpair: corrupt device data while decoding:") +

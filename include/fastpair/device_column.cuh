@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
  * @file device_column.cuh
- * @brief `device_column`: a compressed column prepared for the GPU (planes, u16 codes, sidecar,
- * row offsets, error word in device memory).
+ * @brief `device_column`: a compressed column prepared for the GPU (u16 codes, the stored row
+ * code counts, a row index, sidecar, planes, error word in device memory), built on the GPU from
+ * the stored bytes of a `.fpc` image (prepare_fpc_host / prepare_fpc_device) or from an
+ * in-memory compressed_column (prepare).
  *
  * Preparation is the one place that allocates and copies; decoding (decode.cuh) does neither.
  * Every device allocation of a column comes from the memory resource given to prepare() (and
@@ -13,9 +15,13 @@
 
 #include <fastpair/detail/arch.cuh>
 #include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/dispatch.cuh>
+#include <fastpair/detail/fpc_v2.hpp>
 #include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/kernels/prepare_kernel.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 #include <fastpair/format.hpp>
+#include <fastpair/io.hpp>
 #include <fastpair/planes.hpp>
 #include <fastpair/validate.hpp>
 
@@ -30,41 +36,52 @@
 
 namespace fastpair {
 
-/** @brief Options of device_column::prepare. */
+/** @brief Options of device_column::prepare and prepare_fpc_host / prepare_fpc_device.
+ *
+ * The default prepared column is lean: the codes as u16 (OnPair-16: the stored bytes as they are;
+ * 12-bit codecs widened on the GPU), the stored row code counts, a row index of 16 bytes per 1 024
+ * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in; its
+ * device bytes and measured gain per column are in docs/BENCHMARKS.md ("Accelerators").
+ */
 struct prepare_options {
   int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)
-  /// Validate the host column's content first (validate(): codes in range, row and sidecar sums;
-  /// recommended for untrusted input). The structural checks (validate_structure()) run either way.
+  /// Check the column's content: section checksums, codes < dictionary size, row code counts
+  /// summing to num_codes, the decoded size and a stored sidecar against the token lengths (on
+  /// the GPU for stored images; a compressed_column is checked on the host with validate()).
+  /// The structural checks (header, dictionary, section sizes, count prefixes) run either way.
   bool validate       = true;
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
-  /// Build the per-code length stream (num_codes / 2 bytes of device memory) that
+  /// Accelerator: the per-code length stream (half a byte per code) that
   /// gather_strategy::texture_low_streamed reads. Without it decode_column refuses those configs
-  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle) and the automatic config
-  /// gathers lengths instead.
-  bool length_stream = true;
-  /// For dictionaries of at most 4 096 entries (OnPair-12, FSST-12): build the fused code stream
-  /// (2 bytes per code: code and token length in one 16-bit word) that
-  /// gather_strategy::texture_low_fused reads. Without it decode_column refuses those configs
-  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle) and the automatic config
-  /// does not use them.
-  bool fused_codes = true;
-  /// Build the split stream where it pays (detail::auto_split_stream: OnPair-12 columns of
-  /// mostly short tokens, on sm_90+): every token longer than 8 bytes becomes two codes
-  /// (build_split_stream in planes.hpp), so the short-token emit can decode the column, and the
-  /// automatic config decodes that stream. Costs 2 bytes per split code and 68 KiB of planes.
-  bool split_stream = true;
-  /// Keep every row's decoded length in 1 byte (all rows of at most 255 bytes) or 2 bytes (of at
-  /// most 65 535), so that decode_column writes the output offsets reading 1-2 bytes per row
-  /// instead of 8 (detail::row_offsets_kernel). Not built where a row is longer.
-  bool row_lengths = true;
+  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle).
+  bool length_stream = false;
+  /// Accelerator for dictionaries of at most 4 096 entries (OnPair-12, FSST-12): the fused code
+  /// stream (2 bytes per code: code and token length in one 16-bit word) that
+  /// gather_strategy::texture_low_fused reads; the automatic config then uses it.
+  bool fused_codes = false;
+  /// Accelerator for OnPair-12 columns of mostly short tokens on sm_90+ (detail::auto_split_stream),
+  /// from a compressed_column only (built on the host): every token longer than 8 bytes becomes
+  /// two codes (build_split_stream in planes.hpp), so the short-token emit can decode the column.
+  /// Costs 2 bytes per split code, 8 bytes per row (host) and 68 KiB of planes.
+  bool split_stream = false;
+  /// Accelerator: 8-byte row code offsets and row byte offsets (16 bytes per row), built on the
+  /// GPU. Selective decode, predicates and cascades read them (they throw logic_error without);
+  /// decode_column then copies offsets instead of deriving them from the codes.
+  bool row_offsets = false;
+  /// Accelerator: every row's decoded length in 1 byte (all rows of at most 255 bytes) or 2 (of
+  /// at most 65 535), built on the GPU, from which decode_column writes the output offsets
+  /// reading 1-2 bytes per row instead of reading the codes a second time. Built where it costs
+  /// at most this share of the column's stored bytes (the default, 0.05, keeps it to columns of
+  /// long rows, where it is cheap); 0 = never, a large value (e.g. 1e9) = wherever rows fit 2 bytes.
+  double row_lengths_max_share = 0.05;
 };
 
 /**
  * @brief A compressed column resident in device memory, ready for decode_column().
  *
  * @code{.pseudo}
- * auto dcol = fastpair::device_column::prepare(col, stream);  // validate, build planes, upload
- * fastpair::decode_column(dcol, out_view, stream);            // async, no allocation
+ * auto dcol = fastpair::device_column::prepare_fpc_host(bytes, size, stream);  // stored .fpc bytes
+ * fastpair::decode_column(dcol, out_view, stream);                            // async, no allocation
  * @endcode
  *
  * Lifetime: the destructor does not block. The device memory goes back to its resource on the
@@ -79,40 +96,54 @@ class device_column {
   device_column() = default;
 
   /**
-   * @brief An upper estimate of the device memory prepare(col, stream, opt) keeps on the current
-   * device: codes, planes, sidecar, row offsets, and the length stream, fused codes, split
-   * stream and row lengths where prepare builds them (not counting the allocator's rounding).
+   * @brief An upper estimate of the device memory prepare(col, stream, opt) keeps (not counting
+   * the allocator's rounding); device_bytes() of the prepared column is the exact figure.
    */
   static std::uint64_t device_bytes(compressed_column const& col, prepare_options const& opt = {})
   {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
-    std::uint64_t bytes   = 2 * n + std::uint64_t{code_space(col.kind)} * 17 + 2 * 256 +  // codes, planes (+ alignment)
-                          (col.sidecar_entries() + 2) * 8 + 2 * (rows + 1) * 8 + 4;      // sidecar, row offsets, error
+    std::uint64_t const count_bytes = detail::fpc2::count_bytes(rows, count_bits_of(col));
+    std::uint64_t const blocks      = (rows + detail::row_block_rows - 1) / detail::row_block_rows + 1;
+    std::uint64_t bytes = 2 * n + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
+                          (col.sidecar_entries() + 1) * 8 + (count_bytes / 8 + 2) * 8 + 2 * blocks * 8 + 4;
     if (opt.length_stream) bytes += (n + 7) / 8 * 4 + 16;
-    if (opt.row_lengths) bytes += rows * static_cast<std::uint64_t>(row_length_bytes_for(col.row_byte_offsets));
     if (opt.fused_codes && code_space(col.kind) <= 4096) bytes += 2 * n + 16;
+    if (opt.row_offsets) bytes += 2 * (rows + 1) * 8;
+    if (rows > 0) {  // the compact row lengths, where prepare builds them
+      std::uint64_t longest = 0;
+      for (std::uint64_t r = 0; r < rows; ++r) longest = std::max(longest, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+      std::uint64_t const per_row = longest <= 0xFF ? 1 : longest <= 0xFFFF ? 2 : 0;
+      if (per_row && double(rows * per_row) <= opt.row_lengths_max_share * double(fpc_file_bytes(col))) bytes += rows * per_row;
+    }
     if (opt.split_stream && col.kind == codec::onpair12) {
       auto const h = token_length_histogram(col);
       if (detail::auto_split_stream(col.kind, h, detail::current_arch_bucket())) {
         std::uint64_t long_codes = 0;
         for (int len = 9; len <= 16; ++len) long_codes += h[len];
         std::uint64_t const words = n + long_codes;
-        bytes += 2 * words + (words / std::max<std::uint32_t>(col.sidecar_stride, 1) + 2) * 8 + 8192 * 8 + 4096 + 256;
+        bytes += 2 * words + (words / std::max<std::uint32_t>(col.sidecar_stride, 1) + 2) * 8 + 8192 * 8 + 4096 + 512;
       }
     }
     return bytes;
   }
 
+  /** @brief The device bytes the column holds: the sum of its allocations' sizes (what it asked
+   *  its memory resource for), accelerators included. */
+  std::uint64_t device_bytes() const noexcept
+  {
+    return bytes_of(codes_) + bytes_of(code_words_) + bytes_of(lo_) + bytes_of(hi_) + bytes_of(lengths_) +
+           bytes_of(sidecar_) + bytes_of(row_byte_offsets_) + bytes_of(row_code_offsets_) + bytes_of(error_) +
+           bytes_of(code_lengths_) + bytes_of(count_words_) + bytes_of(block_codes_) + bytes_of(block_bytes_) +
+           bytes_of(split_words_) + bytes_of(split_sidecar_) + bytes_of(split_lo_) + bytes_of(split_lengths_) +
+           bytes_of(row_lengths_);
+  }
+
   /**
-   * @brief Validates `col`, builds the planes for W, widens the codes to u16 and uploads
-   * everything on `stream`. If the column has no sidecar (or `opt.regenerate_sidecar`), the
-   * sidecar is computed on the GPU (per-segment length sums + cub::DeviceScan).
-   * @note Allocates every device buffer of the column from `mr` on `stream` (kept by the column,
-   * which frees them through it); host buffers are copied before return (pageable copies, which
-   * CUDA may stage by waiting for `stream`: no explicit synchronisation); the upload and the GPU
-   * builds are ordered on `stream`. To decode on another stream, make it wait for `stream` first
-   * (an event, or a synchronisation): a cudaStreamNonBlocking stream does not wait for the legacy
-   * default stream, which is `stream`'s default.
+   * @brief Prepares an in-memory column: checks it on the host (validate(), or validate_structure()
+   * with prepare_options::validate = false), bit-packs its row code counts, uploads codes, counts
+   * and sidecar on `stream` and builds the rest on the GPU as prepare_fpc_host does.
+   * @note Synchronizes `stream` once (to read the token-length histogram and the row index);
+   * allocates every device buffer from `mr` (kept by the column, which frees them through it).
    * @param mr the resource of every device allocation (it must outlive the column)
    * @throw format_error if the column is invalid; logic_error on bad options; cuda_error; what `mr` throws.
    */
@@ -122,86 +153,131 @@ class device_column {
   {
     if (opt.validate) validate(col);
     else validate_structure(col);  // always: what keeps the host and device reads in bounds
-    device_column d;
-    d.mr_ = mr;
-    FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
-    d.kind_       = col.kind;
-    d.num_codes_  = col.num_codes;
-    d.num_tokens_ = static_cast<std::uint32_t>(col.dict.size());
-    d.stride_     = col.sidecar_stride;
-    FASTPAIR_EXPECTS(d.stride_ > 0, "sidecar stride must be positive");
-    d.row_byte_offsets_host_ = col.row_byte_offsets;
-    d.row_code_offsets_host_ = col.row_code_offsets;
-    d.histogram_             = token_length_histogram(col);
-    int const w = opt.low_plane_bytes ? opt.low_plane_bytes
-                                      : detail::auto_low_plane_bytes(col.kind, d.histogram_, detail::current_arch_bucket());
-    FASTPAIR_EXPECTS(w == 8 || w == 16, "low_plane_bytes must be 0 (auto), 8 or 16");
-    d.w_ = w;
-    dictionary_planes const planes = build_planes(col.kind, col.dict, w);
-    auto const codes               = unpack_codes(col);
-
-    d.codes_       = detail::upload(codes, stream, mr);
-    d.lo_ptr_      = detail::upload_texture_aligned(planes.lo, d.lo_, stream, mr);
-    d.hi_          = detail::upload(planes.hi, stream, mr);
-    d.lengths_ptr_ = detail::upload_texture_aligned(planes.lengths, d.lengths_, stream, mr);
-    // Texture objects over the low plane and the lengths, for the texture gather strategies
-    // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
-    auto const u32 = cudaChannelFormatKindUnsigned;
-    d.lo_tex_      = texture_object(d.lo_ptr_, planes.lo.size(),
-                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
-                                    stream);
-    d.lengths_tex_ = texture_object(d.lengths_ptr_, planes.lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
-    d.row_byte_offsets_ = detail::upload(col.row_byte_offsets, stream, mr);
-    d.row_code_offsets_ = detail::upload(col.row_code_offsets, stream, mr);
-    if (opt.row_lengths) d.upload_row_lengths(stream);
-    d.error_   = device_buffer<std::uint32_t>(1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
-
-    std::uint64_t const nseg = col.sidecar_entries();
-    if (!col.sidecar.empty() && !opt.regenerate_sidecar) {
-      std::vector<std::uint64_t> sc(col.sidecar);
-      sc.push_back(col.decoded_bytes());  // end sentinel: the last segment's end check
-      d.sidecar_ = detail::upload(sc, stream, mr);
-    } else {
-      d.sidecar_ = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
-      d.regenerate_sidecar(stream);
+    int const bits          = count_bits_of(col);
+    std::uint64_t const base = col.num_rows() == 0 ? 0 : min_count_of(col);
+    std::vector<std::uint64_t> words(detail::fpc2::count_bytes(col.num_rows(), bits) / 8 + 1, 0);
+    for (std::uint64_t r = 0; r < col.num_rows() && bits > 0; ++r) {
+      std::uint64_t const v = col.row_code_offsets[r + 1] - col.row_code_offsets[r] - base;
+      std::uint64_t const p = r * static_cast<std::uint64_t>(bits);
+      words[p / 64] |= v << (p % 64);
+      if (p % 64 + bits > 64) words[p / 64 + 1] |= v >> (64 - p % 64);
     }
-    if (opt.length_stream) d.build_length_stream(stream);
-    if (opt.fused_codes && code_space(col.kind) <= 4096) d.build_fused_codes(stream);
-    if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket())) {
-      split_stream s = build_split_stream(col, codes, d.stride_);
-      d.split_words_            = detail::upload(s.words, stream, mr);
-      d.split_sidecar_          = detail::upload(s.sidecar, stream, mr);
-      d.split_lo_ptr_           = detail::upload_texture_aligned(s.planes.lo, d.split_lo_, stream, mr);
-      d.split_lengths_          = detail::upload(s.planes.lengths, stream, mr);
-      d.split_lo_tex_           = texture_object(d.split_lo_ptr_, s.planes.lo.size(),
-                                                 cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned), stream);
-      d.split_num_codes_        = s.words.size();
-      d.split_num_tokens_       = s.planes.num_tokens;
-      d.split_row_code_offsets_ = std::move(s.row_code_offsets);
-    }
+    stored_sections s;
+    s.kind            = col.kind;
+    s.num_codes       = col.num_codes;
+    s.num_rows        = col.num_rows();
+    s.decoded_bytes   = col.decoded_bytes();
+    s.stride          = col.sidecar_stride;
+    s.count_bits      = bits;
+    s.count_base      = base;
+    s.codes           = col.codes.data();
+    s.counts          = reinterpret_cast<std::uint8_t const*>(words.data());
+    s.count_bytes     = detail::fpc2::count_bytes(col.num_rows(), bits);
+    s.sidecar         = col.sidecar.empty() ? nullptr : col.sidecar.data();
+    s.sidecar_entries = col.sidecar.size();
+    s.validate        = false;  // validate() has checked the content on the host
+    device_column d   = prepare_sections(s, col.dict, cudaMemcpyHostToDevice, stream, opt, mr);
+    if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
+      d.upload_split_stream(col, stream);
     return d;
   }
 
-  /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths): 1 or 2,
-   *  0 if the column has none (turned off, no rows, or a row longer than 65 535 bytes). */
-  int row_length_bytes() const noexcept { return row_length_bytes_; }
-  /** @brief Device pointer to row r's compact length (row_length_bytes() bytes each), r >= 0;
-   *  null without row lengths. */
-  void const* device_row_lengths(std::uint64_t r = 0) const noexcept
+  /**
+   * @brief Prepares a column from the bytes of a `.fpc` image in host memory (pinned or pageable):
+   * the host parses the header and the dictionary; codes, row code counts and sidecar are
+   * uploaded as they are stored and checked and expanded on the GPU (docs/FORMAT.md §3). A
+   * version-1 image is read on the host (deserialize) and prepared with prepare(col).
+   * @note Synchronizes `stream` once (to read the checks, the token-length histogram and the row
+   * index). The bytes may be released when it returns.
+   * @throw format_error naming what is wrong in an invalid image; logic_error on bad options;
+   *        cuda_error; what `mr` throws.
+   */
+  static device_column prepare_fpc_host(void const* bytes, std::size_t size, cuda::stream_ref stream = {},
+                                        prepare_options const& opt = {},
+                                        device_async_resource_ref mr = default_device_resource())
   {
-    return row_lengths_.data() ? row_lengths_.data() + r * row_length_bytes_ : nullptr;
+    auto const* p = static_cast<std::uint8_t const*>(bytes);
+    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_host: null bytes");
+    fpc_header const h = parse_fpc_header(p, size);
+    if (h.version == 1) return prepare(deserialize(p, size), stream, opt, mr);
+    check_image_size(h, size);
+    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
+    for (std::uint32_t id = 1; id <= detail::fpc2::num_sections; ++id)
+      sums[id] = check_section(h, id, p + h.layout.header_at[id]);
+    dictionary const dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
+    return prepare_sections(sections_of(h, p, sums, opt.validate), dict, cudaMemcpyHostToDevice, stream, opt, mr);
   }
 
-  /** @brief The bytes per row of compact row lengths for these row offsets: 1, 2, or 0 (a row
-   *  longer than 65 535 bytes). */
-  static int row_length_bytes_for(std::vector<std::uint64_t> const& row_byte_offsets) noexcept
+  /**
+   * @brief Prepares a column from the bytes of a `.fpc` version-2 image already in device memory
+   * on the current device (as a GPUDirect Storage / cuFile read leaves them): the header, the
+   * dictionary and the section headers are copied to the host; codes, counts and sidecar are
+   * copied device to device and checked on the GPU. The caller's buffer is not kept. A version-1
+   * image is copied to the host and read there.
+   * @note Synchronizes `stream` (to read the header and the dictionary, then the checks).
+   * @throw format_error naming what is wrong (a buffer shorter than the header says, ...);
+   *        logic_error; cuda_error; what `mr` throws.
+   */
+  static device_column prepare_fpc_device(void const* device_bytes, std::size_t size, cuda::stream_ref stream = {},
+                                          prepare_options const& opt = {},
+                                          device_async_resource_ref mr = default_device_resource())
   {
-    std::uint64_t longest = 0;
-    for (std::size_t r = 1; r < row_byte_offsets.size(); ++r)
-      longest = std::max(longest, row_byte_offsets[r] - row_byte_offsets[r - 1]);
-    return longest <= 0xFFu ? 1 : longest <= 0xFFFFu ? 2 : 0;
+    auto const* p = static_cast<std::uint8_t const*>(device_bytes);
+    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_device: null bytes");
+    std::vector<std::uint8_t> head(std::min<std::size_t>(size, detail::fpc2::header_bytes));
+    copy_to_host(head.data(), p, head.size(), stream);
+    fpc_header const h = parse_fpc_header(head.data(), head.size());
+    if (h.version == 1) {
+      std::vector<std::uint8_t> all(size);
+      copy_to_host(all.data(), p, size, stream);
+      return prepare(deserialize(all.data(), size), stream, opt, mr);
+    }
+    check_image_size(h, size);
+    // Header, dictionary and the codes' section header are contiguous; the other two section
+    // headers are 32 bytes each.
+    std::uint64_t const front = h.layout.payload_at[detail::fpc2::codes];
+    std::vector<std::uint8_t> host(front);
+    copy_to_host(host.data(), p, front, stream);
+    std::uint8_t sec[2][detail::fpc2::section_header_bytes];
+    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream);
+    copy_to_host(sec[1], p + h.layout.header_at[5], sizeof sec[1], stream);
+    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
+    for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
+    sums[4] = check_section(h, 4, sec[0]);
+    sums[5] = check_section(h, 5, sec[1]);
+    dictionary const dict =
+      read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2], sums[1], sums[2]);
+    return prepare_sections(sections_of(h, p, sums, opt.validate), dict, cudaMemcpyDeviceToDevice, stream, opt, mr);
   }
+
+  /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths_max_share):
+   *  1 or 2, 0 if the column has none. */
+  int row_length_bytes() const noexcept { return row_length_bytes_; }
+  /** @brief Device pointer to the compact row lengths (row_length_bytes() bytes per row), or null. */
+  void const* device_row_lengths() const noexcept { return row_lengths_.data(); }
+
+  /**
+   * @brief Builds the compact row lengths on the GPU (what prepare does where they cost at most
+   * prepare_options::row_lengths_max_share of the stored bytes): 1 byte per row if every row is
+   * at most 255 bytes long, 2 if at most 65 535; none (row_length_bytes() stays 0) otherwise.
+   * @note Synchronizes `stream` (to read the longest row); temporaries (8 bytes per row) are
+   * allocated from `mr` and freed stream-ordered.
+   */
+  void build_row_lengths(cuda::stream_ref stream = {}) { build_row_lengths(stream, mr_); }
+  /** @brief build_row_lengths(stream), allocating from `mr` (which must outlive the column). */
+  void build_row_lengths(cuda::stream_ref stream, device_async_resource_ref mr, double max_bytes_per_row = 2.0);
+
+  /** @brief True if the column has the 8-byte row offsets (prepare_options::row_offsets). */
+  bool has_row_offsets() const noexcept { return row_code_offsets_.data() != nullptr; }
+
+  /**
+   * @brief Builds the 8-byte row code offsets and row byte offsets on the GPU (what prepare does
+   * with prepare_options::row_offsets): 16 bytes per row from `mr`. Asynchronous (no
+   * synchronisation); temporaries are freed stream-ordered.
+   */
+  void build_row_offsets(cuda::stream_ref stream = {}) { build_row_offsets(stream, mr_); }
+  /** @brief build_row_offsets(stream), allocating from `mr` (which must outlive the column). */
+  void build_row_offsets(cuda::stream_ref stream, device_async_resource_ref mr);
 
   /** @brief True if the column has the split stream (prepare_options::split_stream). */
   bool has_split_stream() const noexcept { return split_lo_ptr_ != nullptr; }
@@ -295,19 +371,8 @@ class device_column {
   void regenerate_sidecar(cuda::stream_ref stream, device_async_resource_ref mr)
   {
     check_usable();
-    std::uint64_t const nseg = num_segments();
-    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
-    if (nseg > 0) {
-      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
-      launch_on_view([&](auto v) { detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data()); });
-    }
-    std::size_t temp_bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
-                                                     sidecar_.data(), nseg + 1, stream.get()));
-    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(),
-                                                     sidecar_.data(), nseg + 1, stream.get()));
+    if (w_ == 8) regenerate_sidecar_on(view<8>(), stream, mr);
+    else regenerate_sidecar_on(view<16>(), stream, mr);
   }
 
   /** @brief True once prepare() built the column (false for a default-constructed or moved-from one). */
@@ -364,27 +429,96 @@ class device_column {
   codec kind() const noexcept { return kind_; }
   int low_plane_bytes() const noexcept { return w_; }
   std::uint64_t num_codes() const noexcept { return num_codes_; }
-  std::uint64_t num_rows() const noexcept { return row_byte_offsets_host_.size() - 1; }
+  std::uint64_t num_rows() const noexcept { return num_rows_; }
   std::uint64_t num_segments() const noexcept { return (num_codes_ + stride_ - 1) / stride_; }
   std::uint32_t sidecar_stride() const noexcept { return stride_; }
-  std::uint64_t decoded_bytes() const noexcept { return row_byte_offsets_host_.back(); }
-  /** @brief Decoded bytes of rows [row_begin, row_end) (host value, no synchronisation). */
-  std::uint64_t decoded_bytes(std::uint64_t row_begin, std::uint64_t row_end) const
+  std::uint64_t decoded_bytes() const noexcept { return decoded_bytes_; }
+
+  /** @brief Where rows [row_begin, row_end) lie: codes [c0, c1), decoded bytes [b0, b1). */
+  struct row_range {
+    std::uint64_t c0 = 0, c1 = 0, b0 = 0, b1 = 0;
+  };
+  /**
+   * @brief The code and byte bounds of rows [row_begin, row_end). Ends that are multiples of
+   * row_index_rows() (or the column's end) come from the host copy of the row index; any other
+   * end is looked up on the GPU (with the row offsets accelerator: read from them).
+   * @note For an end that is not a multiple of row_index_rows(), allocates 48 bytes from the
+   * column's resource and synchronizes `stream`. @throw logic_error on an invalid range.
+   */
+  row_range locate_rows(std::uint64_t row_begin, std::uint64_t row_end, cuda::stream_ref stream = {}) const
   {
     check_rows(row_begin, row_end);
-    return row_byte_offsets_host_[row_end] - row_byte_offsets_host_[row_begin];
+    row_range rr;
+    std::uint64_t pending[2] = {}, n = 0;
+    auto at_index = [&](std::uint64_t r, std::uint64_t& c, std::uint64_t& b) {
+      if (r == num_rows_) c = num_codes_, b = decoded_bytes_;
+      else if (r % detail::row_block_rows == 0) c = block_codes_host_[r / detail::row_block_rows], b = block_bytes_host_[r / detail::row_block_rows];
+      else return false;
+      return true;
+    };
+    if (!at_index(row_begin, rr.c0, rr.b0)) pending[n++] = row_begin;
+    if (!at_index(row_end, rr.c1, rr.b1)) pending[n++] = row_end;
+    if (n == 0) return rr;
+    check_usable();
+    std::uint64_t found[4] = {};
+    device_buffer<std::uint64_t> d(6, stream, mr_);
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data(), pending, sizeof pending, cudaMemcpyHostToDevice, stream.get()));
+    if (has_row_offsets()) {
+      for (std::uint64_t i = 0; i < n; ++i) {
+        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data() + 2 + 2 * i, row_code_offsets_.data() + pending[i], 8, cudaMemcpyDeviceToDevice, stream.get()));
+        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.data() + 3 + 2 * i, row_byte_offsets_.data() + pending[i], 8, cudaMemcpyDeviceToDevice, stream.get()));
+      }
+    } else {
+      launch_on_view([&](auto v) {
+        detail::row_positions_kernel<<<static_cast<unsigned>(n), 32, 0, stream.get()>>>(v, counts_view(), block_codes_.data(), d.data(), d.data() + 2);
+      });
+    }
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(found, d.data() + 2, 2 * n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    std::uint64_t i = 0;
+    if (!at_index(row_begin, rr.c0, rr.b0)) rr.c0 = found[0], rr.b0 = found[1], i = 1;
+    if (!at_index(row_end, rr.c1, rr.b1)) rr.c1 = found[2 * i], rr.b1 = found[2 * i + 1];
+    return rr;
+  }
+  /** @brief Rows per entry of the row index: row ranges whose ends are multiples of it (or the
+   *  column's end) are located without touching the device. */
+  static constexpr std::uint64_t row_index_rows() noexcept { return detail::row_block_rows; }
+
+  /** @brief Decoded bytes of rows [row_begin, row_end) (locate_rows: may synchronize `stream`). */
+  std::uint64_t decoded_bytes(std::uint64_t row_begin, std::uint64_t row_end, cuda::stream_ref stream = {}) const
+  {
+    row_range const rr = locate_rows(row_begin, row_end, stream);
+    return rr.b1 - rr.b0;
   }
   /** @brief Mean decoded bytes per code. */
   double mean_token_length() const noexcept { return fastpair::mean_token_length(histogram_); }
   /** @brief Token-length histogram of the coded stream (used for the automatic config). */
   length_histogram const& histogram() const noexcept { return histogram_; }
-  std::vector<std::uint64_t> const& row_code_offsets() const noexcept { return row_code_offsets_host_; }
-  std::vector<std::uint64_t> const& row_byte_offsets() const noexcept { return row_byte_offsets_host_; }
-  /** @brief Device pointer to the row byte offsets (num_rows + 1 entries). */
-  std::uint64_t const* device_row_byte_offsets() const noexcept { return row_byte_offsets_.data(); }
+  /** @brief Device pointer to the row byte offsets (num_rows + 1 entries).
+   *  @throw logic_error without the row offsets accelerator (prepare_options::row_offsets). */
+  std::uint64_t const* device_row_byte_offsets() const
+  {
+    expect_row_offsets();
+    return row_byte_offsets_.data();
+  }
   /** @brief Device pointer to the row code offsets (num_rows + 1 entries): row r's codes are
-   *  view().codes[off[r], off[r + 1]) (used by selective decode and the predicates). */
-  std::uint64_t const* device_row_code_offsets() const noexcept { return row_code_offsets_.data(); }
+   *  view().codes[off[r], off[r + 1]) (used by selective decode and the predicates).
+   *  @throw logic_error without the row offsets accelerator (prepare_options::row_offsets). */
+  std::uint64_t const* device_row_code_offsets() const
+  {
+    expect_row_offsets();
+    return row_code_offsets_.data();
+  }
+  /** @brief The stored row code counts and the row index, as the kernels read them. */
+  detail::row_counts_view counts_view() const noexcept
+  {
+    return {count_words_.data(), count_base_, num_rows_, count_bits_};
+  }
+  /** @brief Device row index: entry k = the first code of row k·row_index_rows() (num_rows /
+   *  row_index_rows() + 2 entries, the last = num_codes). */
+  std::uint64_t const* device_block_codes() const noexcept { return block_codes_.data(); }
+  /** @brief Device row index: entry k = the decoded position of row k·row_index_rows(). */
+  std::uint64_t const* device_block_bytes() const noexcept { return block_bytes_.data(); }
 
   /**
    * @brief Reads the device error word (decode_error_bits) and clears it.
@@ -409,19 +543,131 @@ class device_column {
   }
 
  private:
-  /** Uploads the compact row lengths (prepare_options::row_lengths), if every row fits 2 bytes. */
-  void upload_row_lengths(cuda::stream_ref stream)
+  /** The big sections of a column (host or device pointers) and the counts that describe them. */
+  struct stored_sections {
+    codec kind                 = codec::onpair16;
+    std::uint64_t num_codes = 0, num_rows = 0, decoded_bytes = 0, count_base = 0, count_bytes = 0, sidecar_entries = 0;
+    std::uint32_t stride       = default_sidecar_stride;
+    int count_bits             = 0;
+    std::uint8_t const* codes  = nullptr;  ///< packed_code_bytes(kind, num_codes) bytes
+    std::uint8_t const* counts = nullptr;  ///< count_bytes bytes
+    std::uint64_t const* sidecar = nullptr;  ///< sidecar_entries entries, or null
+    bool validate              = false;      ///< check the checksums and the content on the GPU
+    std::uint64_t checksum[3]  = {};         ///< stored checksums of codes, counts, sidecar
+  };
+
+  template <class T>
+  static std::uint64_t bytes_of(device_buffer<T> const& b) noexcept
   {
-    auto const& off   = row_byte_offsets_host_;
-    row_length_bytes_ = off.size() < 2 ? 0 : row_length_bytes_for(off);  // no rows: nothing to keep
-    if (row_length_bytes_ == 0) return;
-    std::vector<std::uint8_t> bytes((off.size() - 1) * row_length_bytes_);
-    for (std::size_t r = 0; r + 1 < off.size(); ++r) {
-      auto const len = static_cast<std::uint16_t>(off[r + 1] - off[r]);
-      if (row_length_bytes_ == 1) bytes[r] = static_cast<std::uint8_t>(len);
-      else std::memcpy(&bytes[2 * r], &len, 2);  // little-endian u16, as the kernel reads it
+    return b.size() * sizeof(T);
+  }
+  static std::uint64_t min_count_of(compressed_column const& col) noexcept
+  {
+    std::uint64_t m = ~std::uint64_t{0};
+    for (std::uint64_t r = 0; r < col.num_rows(); ++r) m = std::min(m, col.row_code_offsets[r + 1] - col.row_code_offsets[r]);
+    return m;
+  }
+  static int count_bits_of(compressed_column const& col) noexcept
+  {
+    if (col.num_rows() == 0) return 0;
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    for (std::uint64_t r = 0; r < col.num_rows(); ++r) {
+      std::uint64_t const c = col.row_code_offsets[r + 1] - col.row_code_offsets[r];
+      lo = std::min(lo, c), hi = std::max(hi, c);
     }
-    row_lengths_ = detail::upload(bytes, stream, mr_);
+    return detail::fpc2::bit_width(hi - lo);
+  }
+  static void copy_to_host(void* dst, void const* src, std::size_t n, cuda::stream_ref stream)
+  {
+    if (n == 0) return;
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  }
+  static void check_image_size(fpc_header const& h, std::size_t size)
+  {
+    if (size != h.layout.file_bytes)
+      throw format_error("fastpair: invalid .fpc: file size: " + std::to_string(size) + " bytes, the header describes " +
+                         std::to_string(h.layout.file_bytes));
+  }
+  /** Checks section `id`'s header; returns its stored checksum. */
+  static std::uint64_t check_section(fpc_header const& h, std::uint32_t id, std::uint8_t const* section_header)
+  {
+    return check_fpc_section_header(h, id, section_header).checksum;
+  }
+  static stored_sections sections_of(fpc_header const& h, std::uint8_t const* image, std::uint64_t const (&sums)[6],
+                                     bool validate)
+  {
+    stored_sections s;
+    s.kind            = h.kind;
+    s.num_codes       = h.num_codes;
+    s.num_rows        = h.n_rows;
+    s.decoded_bytes   = h.decoded;
+    s.stride          = h.stride;
+    s.count_bits      = h.count_bits;
+    s.count_base      = h.count_base;
+    s.count_bytes     = h.layout.size[detail::fpc2::row_code_counts];
+    s.codes           = image + h.layout.payload_at[detail::fpc2::codes];
+    s.counts          = image + h.layout.payload_at[detail::fpc2::row_code_counts];
+    s.sidecar         = h.has_sidecar ? reinterpret_cast<std::uint64_t const*>(image + h.layout.payload_at[detail::fpc2::sidecar]) : nullptr;
+    s.sidecar_entries = h.n_sidecar;
+    s.validate        = validate;
+    s.checksum[0] = sums[3], s.checksum[1] = sums[4], s.checksum[2] = sums[5];
+    return s;
+  }
+
+  /** The length nibbles of every entry of the code space (planes.hpp's lengths plane). */
+  static std::vector<std::uint8_t> length_plane(codec kind, dictionary const& dict)
+  {
+    std::vector<std::uint8_t> l(code_space(kind) / 2, 0);
+    for (std::uint32_t e = 0; e < dict.size(); ++e)
+      l[e / 2] |= static_cast<std::uint8_t>((dict.length(e) - 1) << (4 * (e & 1)));
+    return l;
+  }
+
+  static device_column prepare_sections(stored_sections const& s, dictionary const& dict, cudaMemcpyKind copy,
+                                        cuda::stream_ref stream, prepare_options const& opt,
+                                        device_async_resource_ref mr);
+
+  /** Builds and uploads the split stream of `col` (host; prepare_options::split_stream). */
+  void upload_split_stream(compressed_column const& col, cuda::stream_ref stream)
+  {
+    split_stream s            = build_split_stream(col, unpack_codes(col), stride_);
+    split_words_              = detail::upload(s.words, stream, mr_);
+    split_sidecar_            = detail::upload(s.sidecar, stream, mr_);
+    split_lo_ptr_             = detail::upload_texture_aligned(s.planes.lo, split_lo_, stream, mr_);
+    split_lengths_            = detail::upload(s.planes.lengths, stream, mr_);
+    split_lo_tex_             = texture_object(split_lo_ptr_, s.planes.lo.size(),
+                                               cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned), stream);
+    split_num_codes_          = s.words.size();
+    split_num_tokens_         = s.planes.num_tokens;
+    split_row_code_offsets_   = std::move(s.row_code_offsets);
+  }
+
+  /** The sidecar of `v`'s codes into sidecar_ (segment lengths + cub::DeviceScan), and the
+   *  error word's code_out_of_range for codes outside the dictionary. */
+  template <int W>
+  void regenerate_sidecar_on(column_view<W> const& v, cuda::stream_ref stream, device_async_resource_ref mr)
+  {
+    std::uint64_t const nseg = num_segments();
+    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
+    if (nseg > 0) {
+      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
+      detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data());
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+    }
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
+                                                     sidecar_.data(), nseg + 1, stream.get()));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(),
+                                                     sidecar_.data(), nseg + 1, stream.get()));
+  }
+
+  void expect_row_offsets() const
+  {
+    FASTPAIR_EXPECTS(has_row_offsets(), "the device_column has no row offsets: prepare it with "
+                                        "prepare_options::row_offsets = true, or call build_row_offsets()");
   }
 
   /** Calls launch(view<W>()) for the column's W (a kernel launch), then checks the launch. */
@@ -438,18 +684,22 @@ class device_column {
   int w_                    = 8;
   device_async_resource_ref mr_ = default_device_resource();  // prepare()'s resource
   std::uint64_t num_codes_  = 0;
+  std::uint64_t num_rows_   = 0;
+  std::uint64_t decoded_bytes_ = 0;
+  std::uint64_t count_base_ = 0;
+  int count_bits_           = 0;
   std::uint32_t num_tokens_ = 0;
   std::uint32_t stride_     = default_sidecar_stride;
   length_histogram histogram_{};
-  std::vector<std::uint64_t> row_byte_offsets_host_{0};
-  std::vector<std::uint64_t> row_code_offsets_host_{0};
+  std::vector<std::uint64_t> block_codes_host_{0}, block_bytes_host_{0};  // the row index (host copy)
   device_buffer<std::uint16_t> codes_, code_words_;
   device_buffer<std::uint8_t> lo_, hi_, lengths_;  // lo_ and lengths_ hold the aligned lo_ptr_, lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
   std::uint8_t const* lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
+  device_buffer<std::uint64_t> count_words_, block_codes_, block_bytes_;  // stored counts, row index
   device_buffer<std::uint32_t> error_, code_lengths_;
-  device_buffer<std::uint8_t> row_lengths_;  // prepare_options::row_lengths
+  device_buffer<std::uint8_t> row_lengths_;  // compact row lengths (prepare_options::row_lengths_max_share)
   int row_length_bytes_ = 0;
   // the split stream (prepare_options::split_stream)
   device_buffer<std::uint16_t> split_words_;
@@ -461,5 +711,217 @@ class device_column {
   std::vector<std::uint64_t> split_row_code_offsets_;
   texture_object lo_tex_, lengths_tex_, split_lo_tex_;  // declared last: destroyed before the memory they read
 };
+
+
+inline device_column device_column::prepare_sections(stored_sections const& s, dictionary const& dict,
+                                                     cudaMemcpyKind copy, cuda::stream_ref stream,
+                                                     prepare_options const& opt, device_async_resource_ref mr)
+{
+  using namespace detail;
+  FASTPAIR_EXPECTS(opt.low_plane_bytes == 0 || opt.low_plane_bytes == 8 || opt.low_plane_bytes == 16,
+                   "low_plane_bytes must be 0 (auto), 8 or 16");
+  FASTPAIR_EXPECTS(s.stride > 0, "sidecar stride must be positive");
+  cudaStream_t const st = stream.get();
+  device_column d;
+  d.mr_ = mr;
+  FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
+  d.kind_          = s.kind;
+  d.num_codes_     = s.num_codes;
+  d.num_rows_      = s.num_rows;
+  d.decoded_bytes_ = s.decoded_bytes;
+  d.count_bits_    = s.count_bits;
+  d.count_base_    = s.count_base;
+  d.num_tokens_    = static_cast<std::uint32_t>(dict.size());
+  d.stride_        = s.stride;
+  std::uint64_t const n = s.num_codes;
+  auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) {
+    return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + per_block - 1) / per_block, 8192)));
+  };
+
+  // The length plane first: the checks and the histogram read token lengths.
+  std::vector<std::uint8_t> const lengths = length_plane(s.kind, dict);
+  d.lengths_ptr_ = upload_texture_aligned(lengths, d.lengths_, stream, mr);
+  device_buffer<prepare_report> report(1, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
+  d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
+  auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
+
+  // Codes: OnPair-16's stored stream is the u16 codes; 12-bit streams are widened on the GPU.
+  std::uint64_t const packed = packed_code_bytes(s.kind, n);
+  d.codes_                   = device_buffer<std::uint16_t>(n, stream, mr);
+  if (code_bits(s.kind) == 16) {
+    if (n) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
+    if (s.validate && packed)
+      section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(reinterpret_cast<std::uint8_t const*>(d.codes_.data()), packed, sum_of(0));
+  } else if (n) {
+    device_buffer<std::uint8_t> staged(packed, stream, mr);  // freed (stream-ordered) after widening
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(staged.data(), s.codes, packed, copy, st));
+    if (s.validate) section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(staged.data(), packed, sum_of(0));
+    widen12_kernel<<<grid((n + 1) / 2), 256, 0, st>>>(staged.data(), n, d.codes_.data());
+  }
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+
+  // Row code counts as stored, in whole 8-byte words plus one zero word (unpack reads pairs).
+  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
+  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, st));
+  if (s.validate && s.count_bytes)
+    section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
+      reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
+
+  // The sidecar: recomputed (and compared with a stored one) unless a stored one is trusted.
+  column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
+  v.codes          = d.codes_.data();
+  v.lengths        = d.lengths_ptr_;
+  v.num_codes      = n;
+  v.num_tokens     = d.num_tokens_;
+  v.sidecar_stride = s.stride;
+  v.error          = d.error_.data();
+  std::uint64_t const nseg = d.num_segments();
+  d.sidecar_               = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
+  v.sidecar                = d.sidecar_.data();
+  bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
+  if (use_stored) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, st));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, st));
+  } else {
+    d.regenerate_sidecar_on(v, stream, mr);
+    if (s.sidecar != nullptr && s.validate) {
+      device_buffer<std::uint64_t> stored(s.sidecar_entries, stream, mr);
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored.data(), s.sidecar, s.sidecar_entries * 8, copy, st));
+      section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
+        reinterpret_cast<std::uint8_t const*>(stored.data()), s.sidecar_entries * 8, sum_of(2));
+      compare_sidecar_kernel<<<grid(nseg), 256, 0, st>>>(stored.data(), d.sidecar_.data(), std::min(nseg, s.sidecar_entries), report.data());
+    }
+  }
+
+  // The row index: block k's first code (exclusive scan of the blocks' counts) and position.
+  std::uint64_t const blocks = (s.num_rows + row_block_rows - 1) / row_block_rows;
+  {
+    device_buffer<std::uint64_t> sums(blocks + 1, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, (blocks + 1) * 8, st));
+    if (blocks) block_code_sums_kernel<<<grid(blocks, 8), 256, 0, st>>>(d.counts_view(), n, sums.data(), blocks);
+    d.block_codes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
+  }
+  check_block_codes_kernel<<<grid(blocks + 1), 256, 0, st>>>(d.block_codes_.data(), blocks, n, report.data());
+  d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
+  block_bytes_kernel<<<grid(blocks + 1, 8), 256, 0, st>>>(v, d.block_codes_.data(), blocks, d.block_bytes_.data());
+  if (n) length_histogram_kernel<<<grid(n, 1024), 256, 0, st>>>(v, report.data()->histogram);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+
+  // One synchronisation: the checks, the histogram and the host copy of the row index.
+  prepare_report r;
+  std::uint32_t errors = 0;
+  std::uint64_t total  = 0;
+  d.block_codes_host_.resize(blocks + 1);
+  d.block_bytes_host_.resize(blocks + 1);
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&errors, d.error_.data(), sizeof errors, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&total, d.sidecar_.data() + nseg, 8, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
+
+  auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
+  if (r.flags & counts_exceed_codes)
+    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
+  if (s.validate) {
+    char const* names[3]           = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
+    std::uint64_t const sizes[3]   = {packed, s.count_bytes, s.sidecar_entries * 8};
+    for (int i = 0; i < 3; ++i) {
+      if (i == 2 && s.sidecar == nullptr) continue;
+      std::uint64_t const computed = fpc2::finish_checksum(r.checksum_sum[i], sizes[i]);
+      if (computed != s.checksum[i])
+        fail(std::string(names[i]) + ": checksum stored " + std::to_string(s.checksum[i]) + " != computed " + std::to_string(computed));
+    }
+    if (errors & code_out_of_range) fail("codes: a code is >= the dictionary size " + std::to_string(d.num_tokens_));
+    if (total != s.decoded_bytes)
+      fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
+    if (r.flags & stored_sidecar_differs) fail("sidecar: a stored entry disagrees with the token lengths");
+  } else if (!use_stored && total != s.decoded_bytes) {
+    // The decoded size sizes every output: it must be the codes' even without validation.
+    fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
+  }
+  for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];
+
+  int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
+  d.w_        = w;
+  dictionary_planes const planes = build_planes(s.kind, dict, w);
+  d.lo_ptr_ = upload_texture_aligned(planes.lo, d.lo_, stream, mr);
+  d.hi_     = upload(planes.hi, stream, mr);
+  // Texture objects over the low plane and the lengths, for the texture gather strategies
+  // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
+  auto const u32 = cudaChannelFormatKindUnsigned;
+  d.lo_tex_      = texture_object(d.lo_ptr_, planes.lo.size(),
+                                  w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
+                                  stream);
+  d.lengths_tex_ = texture_object(d.lengths_ptr_, lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
+  if (opt.length_stream) d.build_length_stream(stream);
+  if (opt.fused_codes && code_space(s.kind) <= 4096) d.build_fused_codes(stream);
+  if (opt.row_offsets) d.build_row_offsets(stream);
+  // The compact row lengths where 1 byte per row is within the share of the stored bytes.
+  double const stored = double(dict.bytes.size() + dict.size() + packed + s.count_bytes + 8 * s.sidecar_entries);
+  if (s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
+    d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
+  return d;
+}
+
+inline void device_column::build_row_lengths(cuda::stream_ref stream, device_async_resource_ref mr,
+                                             double max_bytes_per_row)
+{
+  check_usable();
+  std::uint64_t const rows = num_rows_;
+  if (rows == 0) return;
+  cudaStream_t const st = stream.get();
+  device_buffer<std::uint64_t> off(rows + 1, stream, mr);
+  device_buffer<unsigned long long> longest(1, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(longest.data(), 0, sizeof(unsigned long long), st));
+  launch_on_view([&](auto v) {
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets_from_codes(v, counts_view(), block_codes_.data(), block_bytes_.data(), 0,
+                                                            rows, 0, decoded_bytes_, off.data(), false, stream));
+  });
+  unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((rows + 255) / 256, 8192));
+  detail::longest_row_kernel<<<blocks, 256, 0, st>>>(off.data(), rows, longest.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  unsigned long long h = 0;
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&h, longest.data(), sizeof h, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
+  int const width = h <= 0xFFu ? 1 : h <= 0xFFFFu ? 2 : 0;
+  if (width == 0 || double(width) > max_bytes_per_row) return;
+  row_lengths_ = device_buffer<std::uint8_t>(rows * width, stream, mr);
+  if (width == 1) detail::row_lengths_kernel<<<blocks, 256, 0, st>>>(off.data(), rows, row_lengths_.data());
+  else detail::row_lengths_kernel<<<blocks, 256, 0, st>>>(off.data(), rows, reinterpret_cast<std::uint16_t*>(row_lengths_.data()));
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  row_length_bytes_ = width;
+}
+
+inline void device_column::build_row_offsets(cuda::stream_ref stream, device_async_resource_ref mr)
+{
+  check_usable();
+  cudaStream_t const st = stream.get();
+  std::uint64_t const rows = num_rows_;
+  row_code_offsets_        = device_buffer<std::uint64_t>(rows + 1, stream, mr);
+  {
+    device_buffer<std::uint64_t> counts(rows + 1, stream, mr);
+    unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((rows + 256) / 256, 8192));
+    detail::unpack_counts_kernel<<<blocks, 256, 0, st>>>(counts_view(), counts.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), row_code_offsets_.data(), rows + 1, st));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), row_code_offsets_.data(), rows + 1, st));
+  }
+  device_buffer<std::uint64_t> bytes(rows + 1, stream, mr);
+  launch_on_view([&](auto v) {
+    FASTPAIR_CUDA_TRY(detail::launch_row_offsets_from_codes(v, counts_view(), block_codes_.data(), block_bytes_.data(), 0,
+                                                            rows, 0, decoded_bytes_, bytes.data(), false, stream));
+  });
+  row_byte_offsets_ = std::move(bytes);
+}
 
 }  // namespace fastpair

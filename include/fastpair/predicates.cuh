@@ -203,7 +203,9 @@ class device_like_predicate {
   /**
    * @brief Writes the bitmask of the rows of `col` matching the pattern into `words`
    * (ceil(num_rows / 64) device words, all written). Asynchronous (no allocation, no
-   * synchronisation), except without a table (see prepare), where it reads the host row offsets.
+   * synchronisation), except without a table (see prepare), where it copies the row byte
+   * offsets to the host and synchronizes `stream`. Reads the column's row offsets
+   * (prepare_options::row_offsets).
    * @throw logic_error if `col` has another codec or dictionary size, or there is no table and
    * some row is at least as long as the pattern; cuda_error.
    */
@@ -214,7 +216,10 @@ class device_like_predicate {
     if (rows == 0) return {words, 0};
     FASTPAIR_EXPECTS(words != nullptr, "predicate: null bitmask");
     if (!has_table_) {
-      auto const& off = col.row_byte_offsets();
+      std::vector<std::uint64_t> off(rows + 1);  // rare path: copied to the host (synchronizes)
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(off.data(), col.device_row_byte_offsets(), off.size() * 8,
+                                        cudaMemcpyDeviceToHost, stream.get()));
+      FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
       for (std::uint64_t r = 0; r < rows; ++r)
         FASTPAIR_EXPECTS(off[r + 1] - off[r] < pattern_bytes_,
                          "LIKE pattern of " + std::to_string(pattern_bytes_) +

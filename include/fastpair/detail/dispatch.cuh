@@ -7,6 +7,7 @@
 #include <fastpair/config.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/kernels/row_offsets_kernel.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 
 #include <cuda/stream_ref>
@@ -136,19 +137,35 @@ cudaError_t launch_copy_offsets(std::uint64_t const* row_byte_offsets, std::uint
                              out);
 }
 
-/** Writes the offsets of rows [0, n) of a range, n + 1 entries, from their compact lengths
- *  (`length_bytes` = 1 or 2 bytes per row) and the range's 8-byte row offsets (launch_offsets_pass). */
-template <class OffsetT>
-cudaError_t launch_row_offsets(void const* lengths, int length_bytes, std::uint64_t const* row_byte_offsets,
-                               std::uint64_t n, OffsetT* out, bool beside_decode, cuda::stream_ref stream) noexcept
+/** Writes the offsets of rows [row_begin, row_end] minus b0 (row_end - row_begin + 1 entries)
+ *  from the codes (row_offsets_kernel.cuh; launch_offsets_pass). */
+template <class OffsetT, int W>
+cudaError_t launch_row_offsets_from_codes(column_view<W> const& col, row_counts_view counts,
+                                          std::uint64_t const* block_codes, std::uint64_t const* block_bytes,
+                                          std::uint64_t row_begin, std::uint64_t row_end, std::uint64_t b0,
+                                          std::uint64_t total, OffsetT* out, bool beside_decode,
+                                          cuda::stream_ref stream) noexcept
 {
-  constexpr int T = 256, R = 8;
-  auto const blocks = static_cast<unsigned>((n + 1 + T * R - 1) / (T * R));
+  auto const blocks = static_cast<unsigned>(row_end / row_block_rows - row_begin / row_block_rows + 1);
+  return launch_offsets_pass(row_offsets_from_codes_kernel<OffsetT, W>, blocks, 256, beside_decode, stream, col, counts,
+                             block_codes, block_bytes, row_begin, row_end, b0, total, out);
+}
+
+/** The same offsets from the compact row lengths (`length_bytes` = 1 or 2 per row). */
+template <class OffsetT>
+cudaError_t launch_row_offsets_from_lengths(void const* lengths, int length_bytes, std::uint64_t num_rows,
+                                            std::uint64_t const* block_bytes, std::uint64_t row_begin,
+                                            std::uint64_t row_end, std::uint64_t b0, std::uint64_t total, OffsetT* out,
+                                            bool beside_decode, cuda::stream_ref stream) noexcept
+{
+  auto const blocks = static_cast<unsigned>(row_end / row_block_rows - row_begin / row_block_rows + 1);
   if (length_bytes == 1)
-    return launch_offsets_pass(row_offsets_kernel<std::uint8_t, OffsetT, T, R>, blocks, T, beside_decode, stream,
-                               static_cast<std::uint8_t const*>(lengths), row_byte_offsets, n, out);
-  return launch_offsets_pass(row_offsets_kernel<std::uint16_t, OffsetT, T, R>, blocks, T, beside_decode, stream,
-                             static_cast<std::uint16_t const*>(lengths), row_byte_offsets, n, out);
+    return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint8_t, OffsetT>, blocks, 256, beside_decode,
+                               stream, static_cast<std::uint8_t const*>(lengths), num_rows, block_bytes, row_begin,
+                               row_end, b0, total, out);
+  return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint16_t, OffsetT>, blocks, 256, beside_decode,
+                             stream, static_cast<std::uint16_t const*>(lengths), num_rows, block_bytes, row_begin,
+                             row_end, b0, total, out);
 }
 
 }  // namespace fastpair::detail

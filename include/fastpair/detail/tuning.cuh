@@ -77,12 +77,10 @@ struct auto_reads {
  */
 inline auto_reads choose_auto_reads(device_column const& col) noexcept
 {
-  if (col.has_fused_codes())
-    return {gather_strategy::texture_low_fused, col.low_plane_bytes() == 8 && !col.has_high_plane()
-                                                  ? emit_strategy::register_words_short
-                                                  : emit_strategy::register_words};
-  return {streams_lengths_pays_off(col) ? gather_strategy::texture_low_streamed : gather_strategy::texture_low,
-          emit_strategy::register_words};
+  bool const short_tokens = col.low_plane_bytes() == 8 && !col.has_high_plane();
+  emit_strategy const emit = short_tokens ? emit_strategy::register_words_short : emit_strategy::register_words;
+  if (col.has_fused_codes()) return {gather_strategy::texture_low_fused, emit};
+  return {streams_lengths_pays_off(col) ? gather_strategy::texture_low_streamed : gather_strategy::texture_low, emit};
 }
 
 /** What with_auto_config passes on: the config (`type`) and the tuning bucket that chose it
@@ -112,9 +110,8 @@ decltype(auto) with_default_config(device_column const& col, F&& f)
   };
   constexpr std::integral_constant<E, E::register_words> words{};
   if (col.low_plane_bytes() == 16) return by_gather(std::integral_constant<int, 16>{}, words);
-  if (r.emit == E::register_words_short)  // only with fused codes (choose_auto_reads)
-    return run(std::integral_constant<int, 8>{}, std::integral_constant<G, G::texture_low_fused>{},
-               std::integral_constant<E, E::register_words_short>{});
+  if (r.emit == E::register_words_short)  // W = 8 without a high plane (FSST-12)
+    return by_gather(std::integral_constant<int, 8>{}, std::integral_constant<E, E::register_words_short>{});
   return by_gather(std::integral_constant<int, 8>{}, words);
 }
 
@@ -138,24 +135,31 @@ inline bool uses_split_stream(device_column const& col)
 using split_stream_config = default_config<arch_bucket::sm90, 8, gather_strategy::texture_low_fused,
                                            emit_strategy::register_words_short>::type;
 
-/** Launches the automatic config over rows [row_begin, row_end) of `col` into `out` (which holds
- *  exactly those rows' bytes); `launched` as for launch_decode. */
+/** Launches the automatic config over rows [row_begin, row_end) of `col`, located at `rr`
+ *  (device_column::locate_rows), into `out` (which holds exactly those rows' bytes); `launched`
+ *  as for launch_decode. */
+inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                                 device_column::row_range const& rr, unsigned char* out, cuda::stream_ref stream,
+                                 bool* launched = nullptr)
+{
+  std::uint64_t const bytes = rr.b1 - rr.b0;
+  if (uses_split_stream(col)) {
+    auto const& so = col.split_row_code_offsets();
+    return launch_decode<split_stream_config, static_cast<int>(arch_bucket::sm90)>(
+      col.split_view(), so[row_begin], so[row_end], out, rr.b0, bytes, stream, launched);
+  }
+  return with_auto_config(col, [&](auto tag) {
+    using config = typename decltype(tag)::type;
+    return launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), rr.c0, rr.c1, out, rr.b0,
+                                                      bytes, stream, launched);
+  });
+}
+
+/** dispatch_auto over rows [row_begin, row_end), located first (locate_rows: may synchronize). */
 inline cudaError_t dispatch_auto(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
                                  unsigned char* out, cuda::stream_ref stream, bool* launched = nullptr)
 {
-  auto const& bo         = col.row_byte_offsets();
-  std::uint64_t const b0 = bo[row_begin], bytes = bo[row_end] - bo[row_begin];
-  if (uses_split_stream(col)) {
-    auto const& so = col.split_row_code_offsets();
-    return launch_decode<split_stream_config, static_cast<int>(arch_bucket::sm90)>(col.split_view(), so[row_begin], so[row_end], out, b0, bytes, stream,
-                                              launched);
-  }
-  auto const& co = col.row_code_offsets();
-  return with_auto_config(col, [&](auto tag) {
-    using config = typename decltype(tag)::type;
-    return launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), co[row_begin], co[row_end], out, b0, bytes,
-                                 stream, launched);
-  });
+  return dispatch_auto(col, row_begin, row_end, col.locate_rows(row_begin, row_end, stream), out, stream, launched);
 }
 
 }  // namespace detail

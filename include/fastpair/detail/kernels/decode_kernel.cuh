@@ -4,9 +4,9 @@
  * @file decode_kernel.cuh
  * @brief Thin `__global__` entry points: the decode kernel (one warp per sidecar segment, the
  * work itself is in warp_decode.cuh or warp_decode_words.cuh, per the config's emit strategy),
- * the prepare-time passes (sidecar regeneration, length stream, fused codes) and the two passes
- * that write a decode's output offsets: from the compact row lengths (row_offsets_kernel) or,
- * for columns without them, from the 8-byte row offsets (copy_offsets_kernel).
+ * the prepare-time passes (sidecar regeneration, length stream, fused codes) and the offsets pass
+ * of columns with 8-byte row offsets (copy_offsets_kernel; the others derive their offsets from
+ * the codes: row_offsets_kernel.cuh).
  *
  * Grid: persistent, at most the number of blocks that fit on the GPU at once; global warp g
  * decodes segments first_segment + g, + g + (number of warps), ... Dynamic shared memory holds one
@@ -25,10 +25,6 @@
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 #include <fastpair/detail/warp_decode_words.cuh>
-
-#include <cub/block/block_load.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/block/block_store.cuh>
 
 #include <cstdint>
 
@@ -173,49 +169,6 @@ FASTPAIR_KERNEL __launch_bounds__(256) void fused_codes_kernel(column_view<W> co
     std::uint32_t const e = c < col.num_tokens ? c : 0u;
     out[i] = static_cast<std::uint16_t>(c | (((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) << 12));
   }
-}
-
-/**
- * The output offsets of a range of n rows from their compact lengths (device_column::
- * row_length_bytes() = sizeof(LenT)): out[i] = start of row i - start of row 0, i in [0, n].
- * Block b writes entries [b·T·R, (b+1)·T·R): its first from the 8-byte row offsets, the others
- * as an exclusive scan of the rows' lengths (cub::BlockLoad, BlockScan, BlockStore). It reads 1-2
- * bytes per row instead of the 8 of copy_offsets_kernel, which is what the offsets cost on
- * columns of short rows (docs/DECODER.md, "Row offsets").
- */
-template <class LenT, class OffsetT, int T = 256, int R = 8>
-FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_kernel(LenT const* lengths, std::uint64_t const* row_byte_offsets,
-                                                             std::uint64_t n, OffsetT* out)
-{
-  using load_t  = cub::BlockLoad<std::uint32_t, T, R, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using scan_t  = cub::BlockScan<std::uint32_t, T>;
-  using store_t = cub::BlockStore<OffsetT, T, R, cub::BLOCK_STORE_WARP_TRANSPOSE>;
-  __shared__ union {
-    typename load_t::TempStorage load;
-    typename scan_t::TempStorage scan;
-    typename store_t::TempStorage store;
-  } temp;
-  std::uint64_t const first = std::uint64_t{blockIdx.x} * (T * R);  // <= n
-  std::uint64_t const base  = row_byte_offsets[first] - row_byte_offsets[0];
-  // at most T·R·65 535 < 2^32 bytes per block
-  std::uint32_t len[R];
-  constexpr std::uint64_t per_block = T * R;
-  load_t(temp.load).Load(lengths + first, len, static_cast<int>(min(n - first, per_block)), 0u);
-  std::uint32_t sum = 0, before[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    before[r] = sum;
-    sum += len[r];
-  }
-  std::uint32_t prefix = 0;
-  __syncthreads();
-  scan_t(temp.scan).ExclusiveSum(sum, prefix);
-  OffsetT o[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) o[r] = static_cast<OffsetT>(base + prefix + before[r]);
-  __syncthreads();
-  store_t(temp.store).Store(out + first, o, static_cast<int>(min(n + 1 - first, per_block)));
-  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
 }
 
 /** out[i] = row_byte_offsets[i] - row_byte_offsets[0], for i in [0, n). */

@@ -1,0 +1,216 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file prepare_kernel.cuh
+ * @brief The kernels of the GPU preparation (device_column::prepare_fpc_*): they turn the stored
+ * sections of a `.fpc` version-2 image, uploaded as they are, into the device column, and check
+ * them at memory bandwidth so that the host never touches a code or a row.
+ *
+ * Design. The stored row metadata is one bit-packed code count per row (detail/fpc_v2.hpp). The
+ * device keeps it as stored and adds a row index of one entry per row_block_rows rows (code
+ * position and decoded position of the block's first row): 16 bytes per 1 024 rows. Everything a
+ * decode needs per row is derived from these and the codes when it is needed
+ * (row_offsets_from_codes_kernel in decode_kernel.cuh), which is what keeps the prepared column
+ * about the size of the stored one. Checks report through a `prepare_report` in device memory
+ * that the host reads once at the end of the preparation:
+ *   - section checksums (a sum of per-word hashes, so any grid order gives the same sum);
+ *   - the counts: every prefix of the block sums <= num_codes, and the total == num_codes
+ *     (a wrapped sum cannot pass: a prefix would exceed num_codes first);
+ *   - codes < the dictionary size (the sidecar pass, segment_lengths_kernel, sets the error word);
+ *   - the decoded size against the header, and a stored sidecar against the recomputed one.
+ */
+#pragma once
+
+#include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/fpc_v2.hpp>
+#include <fastpair/detail/warp_decode.cuh>
+#include <fastpair/detail/warp_reduce.cuh>
+
+#include <cub/block/block_reduce.cuh>
+
+#include <cstdint>
+
+namespace fastpair::detail {
+
+/** Rows per entry of the device row index. */
+inline constexpr std::uint64_t row_block_rows = 1024;
+
+/** What the preparation kernels found (device memory; read once by the host). */
+struct prepare_report {
+  std::uint64_t checksum_sum[3] = {};  ///< codes, row_code_counts, sidecar: the sums of word_hash
+  std::uint64_t histogram[17]   = {};  ///< codes of each token length 1..16
+  std::uint32_t flags           = 0;   ///< prepare_flag bits
+  std::uint32_t pad             = 0;
+};
+
+enum prepare_flag : std::uint32_t {
+  counts_exceed_codes    = 1u,  ///< a prefix of the row code counts passes num_codes
+  stored_sidecar_differs = 2u,  ///< a stored sidecar entry disagrees with the token lengths
+};
+
+/** The bit-packed row code counts as the kernels read them. */
+struct row_counts_view {
+  std::uint64_t const* words = nullptr;  ///< the stored bit stream, padded to whole 8-byte words + 8
+  std::uint64_t base         = 0;        ///< count of row r = base + value r
+  std::uint64_t num_rows     = 0;
+  int bits                   = 0;
+  __device__ std::uint64_t count(std::uint64_t r) const { return base + fpc2::unpack(words, r, bits); }
+};
+
+/** sum[slot] += the word hashes of bytes [0, n) of `data` (16-byte aligned). */
+FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t const* data, std::uint64_t n,
+                                                                    std::uint64_t* sum)
+{
+  using reduce_t = cub::BlockReduce<std::uint64_t, 256>;
+  __shared__ typename reduce_t::TempStorage temp;
+  std::uint64_t const full = n / 8;
+  std::uint64_t s          = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < full;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    s += fpc2::word_hash(__ldcs(reinterpret_cast<unsigned long long const*>(data) + i), i);
+  if (blockIdx.x == 0 && threadIdx.x == 0 && n % 8 != 0) {  // the last partial word, byte by byte
+    std::uint64_t w = 0;
+    for (std::uint64_t b = n % 8; b-- > 0;) w = w << 8 | data[8 * full + b];
+    s += fpc2::word_hash(w, full);
+  }
+  std::uint64_t const total = reduce_t(temp).Sum(s);
+  if (threadIdx.x == 0 && total != 0) atomicAdd(reinterpret_cast<unsigned long long*>(sum), total);
+}
+
+/** Widens packed 12-bit codes (LSB first: code j in bits [12j, 12j + 12)) to u16, a pair of codes
+ *  (3 bytes) per thread. */
+FASTPAIR_KERNEL __launch_bounds__(256) void widen12_kernel(std::uint8_t const* packed, std::uint64_t n,
+                                                           std::uint16_t* codes)
+{
+  std::uint64_t const pairs = (n + 1) / 2;
+  for (std::uint64_t p = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; p < pairs;
+       p += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t const b0 = packed[3 * p], b1 = packed[3 * p + 1];
+    codes[2 * p] = static_cast<std::uint16_t>(b0 | (b1 & 0xFu) << 8);
+    if (2 * p + 1 < n) codes[2 * p + 1] = static_cast<std::uint16_t>(b1 >> 4 | std::uint32_t{packed[3 * p + 2]} << 4);
+  }
+}
+
+/** block_codes[k] = codes of rows [k·RB, (k+1)·RB), one warp per block, saturated at num_codes + 1
+ *  (anything above num_codes is an error, and saturation keeps the later scan from wrapping). */
+FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_view counts, std::uint64_t num_codes,
+                                                                   std::uint64_t* block_codes, std::uint64_t blocks)
+{
+  unsigned const lane        = threadIdx.x & 31u;
+  std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  std::uint64_t const cap    = num_codes + 1;
+  for (std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; k < blocks; k += nwarps) {
+    std::uint64_t const r0 = k * row_block_rows;
+    std::uint64_t const r1 = min(r0 + row_block_rows, counts.num_rows);
+    std::uint64_t s        = 0;
+    for (std::uint64_t r = r0 + lane; r < r1; r += 32) s = min(s + min(counts.count(r), cap), cap);
+    for (int d = 16; d > 0; d /= 2) s = min(s + __shfl_down_sync(0xFFFFFFFFu, s, d), cap);  // <= 2 cap: no wrap
+    if (lane == 0) block_codes[k] = s;
+  }
+}
+
+/** After the exclusive scan of block_code_sums_kernel's sums: every prefix <= num_codes and the
+ *  last == num_codes, or the counts are corrupt. */
+FASTPAIR_KERNEL __launch_bounds__(256) void check_block_codes_kernel(std::uint64_t const* block_codes,
+                                                                     std::uint64_t blocks, std::uint64_t num_codes,
+                                                                     prepare_report* report)
+{
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k <= blocks;
+       k += std::uint64_t{gridDim.x} * blockDim.x)
+    if (block_codes[k] > num_codes || (k == blocks && block_codes[k] != num_codes))
+      atomicOr(&report->flags, counts_exceed_codes);
+}
+
+/** Token length of code c (entry 0's for a code outside the dictionary, as the decoder reads it). */
+template <int W>
+__device__ __forceinline__ std::uint32_t token_length(column_view<W> const& col, std::uint32_t c)
+{
+  if (c >= col.num_tokens) c = 0;
+  return ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+}
+
+/** The decoded position of code c (<= num_codes): its segment's sidecar entry plus the lengths
+ *  of the codes before it in the segment, summed by one warp. */
+template <int W>
+__device__ __forceinline__ std::uint64_t warp_code_position(column_view<W> const& col, std::uint64_t c, unsigned lane)
+{
+  std::uint64_t const seg = c / col.sidecar_stride, first = seg * col.sidecar_stride;
+  std::uint32_t sum = 0;  // < stride * 16 / 32 per lane
+  for (std::uint64_t i = first + lane; i < c; i += 32) sum += token_length(col, __ldg(col.codes + i));
+  return col.sidecar[seg] + warp_sum(sum & 0xFFFFu) + (std::uint64_t{warp_sum(sum >> 16)} << 16);
+}
+
+/** block_bytes[k] = the decoded position of row k·RB's first code, k in [0, blocks]. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void block_bytes_kernel(column_view<W> col, std::uint64_t const* block_codes,
+                                                               std::uint64_t blocks, std::uint64_t* block_bytes)
+{
+  unsigned const lane        = threadIdx.x & 31u;
+  std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  for (std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; k <= blocks; k += nwarps) {
+    std::uint64_t const c = min(block_codes[k], col.num_codes);  // clamped: corrupt counts are reported, not followed
+    std::uint64_t const p = warp_code_position(col, c, lane);
+    if (lane == 0) block_bytes[k] = p;
+  }
+}
+
+/** Token-length histogram of the codes (codes outside the dictionary are not counted). */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void length_histogram_kernel(column_view<W> col, std::uint64_t* histogram)
+{
+  __shared__ unsigned int bins[17];
+  if (threadIdx.x < 17) bins[threadIdx.x] = 0;
+  __syncthreads();
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t const c = __ldg(col.codes + i);
+    if (c < col.num_tokens) atomicAdd(&bins[token_length(col, c)], 1u);
+  }
+  __syncthreads();
+  if (threadIdx.x < 17 && bins[threadIdx.x] != 0)
+    atomicAdd(reinterpret_cast<unsigned long long*>(histogram + threadIdx.x), bins[threadIdx.x]);
+}
+
+/** Flags a stored sidecar entry that differs from the recomputed one. */
+FASTPAIR_KERNEL __launch_bounds__(256) void compare_sidecar_kernel(std::uint64_t const* stored,
+                                                                   std::uint64_t const* computed, std::uint64_t n,
+                                                                   prepare_report* report)
+{
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    if (stored[i] != computed[i]) atomicOr(&report->flags, stored_sidecar_differs);
+}
+
+/** out[r] = count of row r, r < num_rows, and out[num_rows] = 0 (the input of the row code
+ *  offsets' exclusive scan). */
+FASTPAIR_KERNEL __launch_bounds__(256) void unpack_counts_kernel(row_counts_view counts, std::uint64_t* out)
+{
+  for (std::uint64_t r = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; r <= counts.num_rows;
+       r += std::uint64_t{gridDim.x} * blockDim.x)
+    out[r] = r < counts.num_rows ? counts.count(r) : 0;
+}
+
+/** The code and decoded positions of rows `rows[0..n)` (one block per row): row r's first code is
+ *  block_codes[r / RB] plus the counts before it in its block, its decoded position that code's
+ *  (warp_code_position). out[2i] = code, out[2i + 1] = byte position. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(32) void row_positions_kernel(column_view<W> col, row_counts_view counts,
+                                                                std::uint64_t const* block_codes,
+                                                                std::uint64_t const* rows, std::uint64_t* out)
+{
+  unsigned const lane   = threadIdx.x;
+  std::uint64_t const r = rows[blockIdx.x];
+  std::uint64_t const k = r / row_block_rows;
+  std::uint64_t s       = 0;
+  for (std::uint64_t i = k * row_block_rows + lane; i < r; i += 32) s += counts.count(i);
+  for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xFFFFFFFFu, s, d);
+  s = __shfl_sync(0xFFFFFFFFu, s, 0);
+  std::uint64_t const c = min(block_codes[k] + s, col.num_codes);
+  std::uint64_t const p = warp_code_position(col, c, lane);
+  if (lane == 0) {
+    out[2 * blockIdx.x]     = c;
+    out[2 * blockIdx.x + 1] = p;
+  }
+}
+
+}  // namespace fastpair::detail

@@ -1,0 +1,198 @@
+// SPDX-FileCopyrightText: 2026 fastpair contributors
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * @file row_offsets_kernel.cuh
+ * @brief The output offsets of a decode, derived from the codes: the lean device column keeps no
+ * per-row offsets (16 bytes per row, more than the codes of a column of short rows), only the
+ * stored bit-packed code count of each row and a row index every row_block_rows rows.
+ *
+ * Design. One block per row block of the index (1 024 rows, 4 per thread):
+ *   1 counts  each thread unpacks its rows' code counts; a block scan gives each row's first code
+ *             (no scan where every row has the same count: count_bits = 0).
+ *   2 tiles   the block walks the codes up to its last row's first code in tiles of 256 x 4:
+ *             token lengths (the length plane), a block scan, the exclusive positions in shared
+ *             memory; each thread writes those of its rows whose first code lies in the tile. It
+ *             starts at the sidecar entry of the first written row's segment when that lies
+ *             inside the block (a row range starting mid-block), else at the row index's
+ *             position of the block.
+ * Each code is read once more than the decode reads it (2 bytes), in place of the 8 bytes per row
+ * a stored offset costs; the pass runs beside the decode (launch_offsets_pass). Corrupt counts are
+ * clamped to num_codes, so every read stays inside the column whatever the counts say.
+ */
+#pragma once
+
+#include <fastpair/detail/kernels/decode_kernel.cuh>
+#include <fastpair/detail/kernels/prepare_kernel.cuh>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/functional>
+
+#include <cstdint>
+
+namespace fastpair::detail {
+
+/**
+ * out[i] = decoded position of row row_begin + i, minus b0, for i in [0, row_end - row_begin]
+ * (`total` = the column's decoded size, the position of row num_rows); the grid has one block per
+ * row block from row_begin / RB to row_end / RB.
+ */
+template <class OffsetT, int W, int T = 256>
+FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
+  column_view<W> col, row_counts_view counts, std::uint64_t const* block_codes, std::uint64_t const* block_bytes,
+  std::uint64_t row_begin, std::uint64_t row_end, std::uint64_t b0, std::uint64_t total, OffsetT* out)
+{
+  constexpr int RB = static_cast<int>(row_block_rows), PER = RB / T, K = 4, TILE = T * K;
+  static_assert(RB % T == 0, "rows per block must be a multiple of the threads");
+  using scan64_t = cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  using scan32_t = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ union {
+    typename scan64_t::TempStorage s64;
+    typename scan32_t::TempStorage s32;
+  } temp;
+  __shared__ std::uint32_t pre[TILE];     // exclusive decoded position of each code of the tile
+  __shared__ std::uint64_t first_last[2];  // first codes of the first and the last row written
+  __shared__ std::uint64_t staged[RB];     // the block's offsets, stored coalesced at the end
+
+  std::uint64_t const M       = col.num_codes;
+  std::uint64_t const R       = counts.num_rows;
+  std::uint64_t const k       = row_begin / RB + blockIdx.x;
+  std::uint64_t const r_first = k * RB;
+  std::uint64_t const nr      = R > r_first ? min(static_cast<std::uint64_t>(RB), R - r_first) : 0;
+  // The rows this block writes: [e0, e1) (row num_rows, whose position is `total`, is written
+  // by block 0).
+  std::uint64_t const e0 = max(row_begin, r_first);
+  std::uint64_t const e1 = min(row_end + 1, r_first + nr);
+  if (row_end == R && blockIdx.x == 0 && threadIdx.x == 0) out[R - row_begin] = static_cast<OffsetT>(total - b0);
+
+  // 1. the first code of each of this thread's PER rows (absolute, clamped to num_codes)
+  std::uint64_t const cb = min(block_codes[k], M);
+  std::uint64_t st[PER];
+  if (counts.bits == 0) {  // every row has count_base codes: no scan
+    std::uint64_t const base = counts.base;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      std::uint64_t const j = threadIdx.x * PER + q;
+      st[q] = base != 0 && j > (M - cb) / base ? M : cb + j * base;
+    }
+  } else {
+    std::uint64_t c[PER], s = 0;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      std::uint64_t const r = r_first + threadIdx.x * PER + q;
+      c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
+      s                     = min(s + c[q], M + 1);  // at most 4 (M + 1): no wrap
+    }
+    std::uint64_t ex = 0;
+    scan64_t(temp.s64).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      st[q] = min(cb + min(ex, M), M);
+      ex += c[q];
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    std::uint64_t const r = r_first + threadIdx.x * PER + q;
+    if (r == e0) first_last[0] = st[q];
+    if (r + 1 == e1) first_last[1] = st[q];
+  }
+  __syncthreads();
+
+  if (e0 < e1) {  // block-uniform
+    // 2. tiles over the codes [tile_lo, ce): their positions, and the rows that start there
+    std::uint64_t const cs = first_last[0], ce = first_last[1];
+    std::uint64_t const seg = cs / col.sidecar_stride, seg_first = seg * col.sidecar_stride;
+    std::uint64_t tile_lo = seg_first >= cb ? seg_first : cb;
+    std::uint64_t running = seg_first >= cb ? col.sidecar[seg] : block_bytes[k];
+    for (; tile_lo <= ce; tile_lo += TILE) {
+      std::uint32_t len[K], sum = 0;
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        std::uint64_t const idx = tile_lo + threadIdx.x * K + q;
+        len[q]                  = idx < ce ? token_length(col, __ldg(col.codes + idx)) : 0u;
+        sum += len[q];
+      }
+      std::uint32_t p = 0, tile_total = 0;
+      scan32_t(temp.s32).ExclusiveSum(sum, p, tile_total);
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        pre[threadIdx.x * K + q] = p;
+        p += len[q];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < PER; ++q) {
+        std::uint64_t const r = r_first + threadIdx.x * PER + q;
+        if (r >= e0 && r < e1 && st[q] >= tile_lo && st[q] < tile_lo + TILE)
+          staged[r - r_first] = running + pre[st[q] - tile_lo] - b0;
+      }
+      running += tile_total;
+      __syncthreads();  // pre and the scan storage are reused by the next tile
+    }
+    for (std::uint64_t r = e0 + threadIdx.x; r < e1; r += T) out[r - row_begin] = static_cast<OffsetT>(staged[r - r_first]);
+  }
+  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
+}
+
+/**
+ * The same offsets from the compact row lengths (device_column::row_length_bytes() =
+ * sizeof(LenT) bytes per row): block k loads its rows' lengths, scans them from the row index's
+ * position of the block and writes those in [row_begin, row_end]. 1-2 bytes read per row instead
+ * of the codes: what the offsets cost on columns of short rows.
+ */
+template <class LenT, class OffsetT, int T = 256>
+FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_lengths_kernel(
+  LenT const* lengths, std::uint64_t num_rows, std::uint64_t const* block_bytes, std::uint64_t row_begin,
+  std::uint64_t row_end, std::uint64_t b0, std::uint64_t total, OffsetT* out)
+{
+  constexpr int RB = static_cast<int>(row_block_rows), PER = RB / T;
+  using scan_t = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename scan_t::TempStorage temp;
+  std::uint64_t const R       = num_rows;
+  std::uint64_t const k       = row_begin / RB + blockIdx.x;
+  std::uint64_t const r_first = k * RB;
+  std::uint64_t const e0 = max(row_begin, r_first);
+  std::uint64_t const e1 = min(row_end + 1, min(r_first + RB, R));
+  if (row_end == R && blockIdx.x == 0 && threadIdx.x == 0) out[R - row_begin] = static_cast<OffsetT>(total - b0);
+  std::uint32_t len[PER], s = 0;  // at most 1 024 x 65 535 < 2^32 bytes per block
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    std::uint64_t const r = r_first + threadIdx.x * PER + q;
+    len[q]                = r < R ? lengths[r] : 0u;
+    s += len[q];
+  }
+  std::uint32_t ex = 0;
+  scan_t(temp).ExclusiveSum(s, ex);
+  std::uint64_t const base = block_bytes[k] - b0;
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    std::uint64_t const r = r_first + threadIdx.x * PER + q;
+    if (r >= e0 && r < e1) out[r - row_begin] = static_cast<OffsetT>(base + ex);
+    ex += len[q];
+  }
+  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
+}
+
+/** row_lengths[r] = offsets[r + 1] - offsets[r] (row_length_bytes_kernel's input is checked to fit). */
+template <class LenT>
+FASTPAIR_KERNEL __launch_bounds__(256) void row_lengths_kernel(std::uint64_t const* offsets, std::uint64_t n, LenT* out)
+{
+  for (std::uint64_t r = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < n; r += std::uint64_t{gridDim.x} * blockDim.x)
+    out[r] = static_cast<LenT>(offsets[r + 1] - offsets[r]);
+}
+
+/** *longest = max over rows of offsets[r + 1] - offsets[r]. */
+FASTPAIR_KERNEL __launch_bounds__(256) void longest_row_kernel(std::uint64_t const* offsets, std::uint64_t n,
+                                                               unsigned long long* longest)
+{
+  using reduce_t = cub::BlockReduce<std::uint64_t, 256>;
+  __shared__ typename reduce_t::TempStorage temp;
+  std::uint64_t m = 0;
+  for (std::uint64_t r = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < n; r += std::uint64_t{gridDim.x} * blockDim.x)
+    m = max(m, offsets[r + 1] - offsets[r]);
+  std::uint64_t const b = reduce_t(temp).Reduce(m, cuda::maximum<>{});
+  if (threadIdx.x == 0 && b != 0) atomicMax(longest, static_cast<unsigned long long>(b));
+}
+
+}  // namespace fastpair::detail
