@@ -34,6 +34,7 @@ matrix() {
     done
     echo "${tool}_gpu_decode|$t/fastpair_test_gpu|[decode]~[large]"
     echo "${tool}_gpu_prepare|$t/fastpair_test_gpu|[prepare]~[large],[engine],[memory_resource],[texture]~[spin]"
+    echo "${tool}_gpu_prepare_fpc|$t/fastpair_test_gpu|[prepare_fpc]~[large]"
     [ -z "$light" ] && echo "${tool}_gpu_data|$t/fastpair_test_gpu|[data]~[cascade]~[dsv]~[large]"
     echo "${tool}_select|$t/fastpair_test_gpu|[select]~[large]$light"
     echo "${tool}_cascade|$t/fastpair_test_gpu|[cascade]~[large]$light"
