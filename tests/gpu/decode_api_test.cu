@@ -10,9 +10,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ft = fastpair::testing;
@@ -274,27 +276,56 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
 {
   using paper16 = fastpair::paper_config<16>;
   using words16 = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words>;
-  // Many short rows, a few long rows, rows of up to 96 KiB, and a mix with 30 % empty rows, at
-  // four strides; each prepared without row offsets (the output offsets are derived from the
-  // codes and the stored row code counts) and with them (prepare_options::row_offsets: copied).
-  // Whole columns and row ranges; 4 guard offsets on each side (check_decode) or 2 (chars only).
+  // Many short rows (1-byte row lengths), a few long rows (2-byte), rows of up to 96 KiB (too
+  // long for compact lengths), and a mix with 30 % empty rows, at four strides; each prepared for
+  // every offsets pass: derived from the codes and the stored row code counts (no row lengths,
+  // no row offsets), copied from the 8-byte row offsets (prepare_options::row_offsets), from the
+  // compact row lengths (prepare_options::row_lengths_max_share large; they take precedence over
+  // the row offsets), and with the default share. Whole columns and row ranges; 4 guard offsets
+  // on each side (check_decode) or 2 (chars only).
+  struct offsets_path {
+    char const* name;
+    double share;  // prepare_options::row_lengths_max_share
+    bool row_offsets;
+  };
   struct shape {
     std::uint64_t rows;
     fastpair::testing::code_mix mix;
     std::uint32_t stride;
     ft::length_mix lens;
   };
-  std::set<bool> seen;
+  std::set<std::pair<int, bool>> seen;  // (row_length_bytes, row offsets) of each column prepared
   for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
                          shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}}}) {
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       auto d         = ft::make_dictionary(kind, 3000, sh.lens, 21);
       auto const col = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);
-      for (bool const offsets : {false, true}) {
+      for (auto const& path : {offsets_path{"from the codes", 0.0, false}, offsets_path{"copied", 0.0, true},
+                               offsets_path{"row lengths", 1e9, false}, offsets_path{"row lengths + offsets", 1e9, true},
+                               offsets_path{"default share", fastpair::prepare_options{}.row_lengths_max_share, false}}) {
+        INFO(fastpair::codec_name(kind) << ", " << sh.rows << " rows, offsets " << path.name);
+        bool const offsets = path.row_offsets;
         fastpair::prepare_options opt;
-        opt.row_offsets = offsets;
+        opt.row_offsets           = offsets;
+        opt.row_lengths_max_share = path.share;
         auto const dcol = fastpair::device_column::prepare(col, {}, opt);
         REQUIRE(dcol.has_row_offsets() == offsets);
+        // Compact row lengths: 1 byte if every row is <= 255 bytes, 2 if <= 65 535, else none.
+        std::uint64_t longest = 0;
+        for (std::uint64_t r = 0; r < col.num_rows(); ++r)
+          longest = std::max(longest, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+        int const width = longest <= 0xFF ? 1 : longest <= 0xFFFF ? 2 : 0;
+        if (path.share == 0.0) REQUIRE(dcol.row_length_bytes() == 0);
+        if (path.share > 1.0) REQUIRE(dcol.row_length_bytes() == width);
+        REQUIRE((dcol.device_row_lengths() != nullptr) == (dcol.row_length_bytes() != 0));
+        if (dcol.row_length_bytes() != 0) {
+          std::vector<std::uint8_t> h(col.num_rows() * dcol.row_length_bytes());
+          FASTPAIR_CUDA_TRY(cudaMemcpy(h.data(), dcol.device_row_lengths(), h.size(), cudaMemcpyDeviceToHost));
+          for (std::uint64_t r = 0; r < col.num_rows(); ++r) {
+            std::uint64_t const got = dcol.row_length_bytes() == 1 ? h[r] : h[2 * r] | std::uint64_t{h[2 * r + 1]} << 8;
+            REQUIRE(got == col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+          }
+        }
         if (offsets) {
           std::vector<std::uint64_t> co(col.num_rows() + 1), bo(col.num_rows() + 1);
           FASTPAIR_CUDA_TRY(cudaMemcpy(co.data(), dcol.device_row_code_offsets(), co.size() * 8, cudaMemcpyDeviceToHost));
@@ -305,7 +336,7 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
           REQUIRE_THROWS_AS(dcol.device_row_byte_offsets(), std::logic_error);
           REQUIRE_THROWS_AS(dcol.device_row_code_offsets(), std::logic_error);
         }
-        seen.insert(offsets);
+        seen.insert({dcol.row_length_bytes(), offsets});
         std::uint64_t const n = col.num_rows();
         for (auto [r0, r1] : {std::pair<std::uint64_t, std::uint64_t>{0, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 1}}) {
           auto const expect = fastpair::decode_reference(col, r0, r1);
@@ -327,21 +358,29 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
       }
     }
   }
-  REQUIRE(seen == std::set<bool>{false, true});  // both offsets paths ran
+  // every offsets pass ran: from the codes, copied, from 1- and 2-byte row lengths
+  REQUIRE(seen.count({0, false}) == 1);
+  REQUIRE(seen.count({0, true}) == 1);
+  REQUIRE(seen.count({1, false}) == 1);
+  REQUIRE(seen.count({2, false}) == 1);
   // A column of empty rows only: no chars, the offsets on their own (or nothing at all).
   auto const empty = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 10, {1, 4}, 1), 50,
                                        {0.0, 1.0, 4}, 2);
   REQUIRE(empty.decoded_bytes() == 0);
   for (bool const offsets : {false, true}) {
+    for (double const share : {0.0, 1e9}) {
     fastpair::prepare_options opt;
-    opt.row_offsets   = offsets;
+    opt.row_offsets           = offsets;
+    opt.row_lengths_max_share = share;
     auto const dempty = fastpair::device_column::prepare(empty, {}, opt);
+    REQUIRE(dempty.row_length_bytes() == (share > 1.0 ? 1 : 0));
     ft::check_decode<fastpair::auto_config, std::int32_t>(dempty, fastpair::decode_reference(empty), 0, 50);
     ft::check_decode<fastpair::auto_config, std::int64_t>(dempty, fastpair::decode_reference(empty, 3, 47), 3, 47);
     fastpair::string_column_view<std::int64_t> none{nullptr, nullptr, 50, 0};
     fastpair::decode_column(dempty, none);
     FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
     REQUIRE(dempty.read_and_clear_errors() == 0);
+    }
   }
 }
 
@@ -353,14 +392,17 @@ TEST_CASE("work queued after decode_column sees its chars and offsets", "[gpu][d
   // device-to-device copies queued at once on the same stream.
   auto const col    = ft::random_column(codec::onpair16, ft::make_dictionary(codec::onpair16, 3000, {8, 16}, 5), 600,
                                         {0.0, 0.0, 4000}, 6);
-  // Both offsets passes: derived from the codes (default) and copied (row_offsets).
-  bool const offsets = GENERATE(false, true);
-  INFO("row_offsets " << offsets);
+  // Every offsets pass: from the 2-byte row lengths (the default builds them: 1 200 bytes for
+  // a column of 2.4 MB), copied from the row offsets, derived from the codes.
+  int const path = GENERATE(0, 1, 2);
+  INFO((path == 0 ? "row lengths (default)" : path == 1 ? "row offsets copied" : "from the codes"));
   fastpair::prepare_options opt;
-  opt.row_offsets   = offsets;
+  opt.row_offsets = path == 1;
+  if (path != 0) opt.row_lengths_max_share = 0;
   auto const dcol   = fastpair::device_column::prepare(col, {}, opt);
   auto const expect = fastpair::decode_reference(col);
-  REQUIRE(dcol.has_row_offsets() == offsets);
+  REQUIRE(dcol.has_row_offsets() == (path == 1));
+  REQUIRE(dcol.row_length_bytes() == (path == 0 ? 2 : 0));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(nullptr));  // prepared on the default stream, decoded on others
   cudaStream_t s;
   FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

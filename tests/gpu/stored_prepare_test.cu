@@ -177,6 +177,14 @@ std::vector<T> download(T const* d, std::size_t n, cudaStream_t s)
   return h;
 }
 
+/** The compact row lengths' width for `col`: 1 if every row is <= 255 bytes, 2 if <= 65 535, else 0. */
+int row_length_width(fastpair::compressed_column const& col)
+{
+  std::uint64_t longest = 0;
+  for (std::uint64_t r = 0; r < col.num_rows(); ++r) longest = std::max(longest, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+  return longest <= 0xFF ? 1 : longest <= 0xFFFF ? 2 : 0;
+}
+
 /** `col` with its sidecar (computed if it has none). */
 fastpair::compressed_column with_sidecar(fastpair::compressed_column col)
 {
@@ -218,6 +226,14 @@ void check_prepared(fastpair::device_column const& dcol, fastpair::compressed_co
     REQUIRE(bc[k] == col.row_code_offsets[r]);
     REQUIRE(bb[k] == col.row_byte_offsets[r]);
   }
+  REQUIRE((dcol.device_row_lengths() != nullptr) == (dcol.row_length_bytes() != 0));
+  if (dcol.row_length_bytes() != 0) {  // the compact row lengths, 1 or 2 bytes per row
+    auto const h = download(static_cast<std::uint8_t const*>(dcol.device_row_lengths()), R * dcol.row_length_bytes(), s);
+    for (std::uint64_t r = 0; r < R; ++r) {
+      std::uint64_t const got = dcol.row_length_bytes() == 1 ? h[r] : h[2 * r] | std::uint64_t{h[2 * r + 1]} << 8;
+      REQUIRE(got == col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+    }
+  }
   if (dcol.has_row_offsets()) {
     REQUIRE(download(dcol.device_row_code_offsets(), R + 1, s) == col.row_code_offsets);
     REQUIRE(download(dcol.device_row_byte_offsets(), R + 1, s) == col.row_byte_offsets);
@@ -251,30 +267,38 @@ struct variant {
   fastpair::prepare_options opt;
 };
 
-/** The option sets each stored column is prepared with. */
+/** The option sets each stored column is prepared with; between them every offsets pass of
+ *  decode_column (from the codes, copied from the row offsets, from the compact row lengths). */
 std::vector<variant> variants(bool all = true)
 {
   std::vector<variant> v;
   v.push_back({"default (lean)", {}});
   fastpair::prepare_options o;
-  o.row_offsets = true;
-  v.push_back({"row_offsets", o});
+  o.row_offsets           = true;
+  o.row_lengths_max_share = 0;  // the row offsets copied (row lengths would take precedence)
+  v.push_back({"row_offsets, no row lengths", o});
+  o                       = {};
+  o.row_lengths_max_share = 1e9;  // wherever rows fit 2 bytes
+  v.push_back({"row lengths", o});
   o             = {};
   o.length_stream = o.fused_codes = true;
   v.push_back({"length_stream + fused_codes", o});
-  o          = {};
-  o.validate = false;
-  v.push_back({"validate = false", o});
+  o                       = {};
+  o.validate              = false;
+  o.row_lengths_max_share = 0;  // the offsets from the codes
+  v.push_back({"validate = false, no row lengths", o});
   if (!all) return v;
   o                = {};
   o.validate       = false;
   o.row_offsets    = o.length_stream = o.fused_codes = true;
   o.low_plane_bytes = 16;
   v.push_back({"validate = false, every accelerator, W 16", o});
-  o                    = {};
-  o.regenerate_sidecar = true;
-  o.low_plane_bytes    = 8;
-  v.push_back({"regenerate_sidecar, W 8", o});
+  o                       = {};
+  o.regenerate_sidecar    = true;
+  o.low_plane_bytes       = 8;
+  o.row_lengths_max_share = 1e9;
+  o.row_offsets           = true;
+  v.push_back({"regenerate_sidecar, W 8, row lengths + row offsets", o});
   return v;
 }
 
@@ -297,6 +321,8 @@ void check_stored_column(fastpair::compressed_column const& col, bool all_varian
         INFO("options: " << v.name);
         auto const dcol = held.prepare(s, v.opt);
         REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
+        if (v.opt.row_lengths_max_share == 0) REQUIRE(dcol.row_length_bytes() == 0);
+        if (v.opt.row_lengths_max_share > 1 && c.num_rows() > 0) REQUIRE(dcol.row_length_bytes() == row_length_width(c));
         REQUIRE(dcol.has_length_stream() == v.opt.length_stream);
         REQUIRE(dcol.has_fused_codes() == (v.opt.fused_codes && c.kind != codec::onpair16));
         REQUIRE_FALSE(dcol.has_split_stream());
@@ -506,7 +532,9 @@ TEST_CASE("device_bytes() is exactly what a prepared column holds from its resou
             if (!had_offsets) REQUIRE(dcol.device_bytes() == held_bytes + 16 * (col.num_rows() + 1));
             dcol.build_length_stream(s);
             if (kind != codec::onpair16) dcol.build_fused_codes(s);
+            dcol.build_row_lengths(s);  // rows of <= 30 codes: 1 or 2 bytes per row
             FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+            REQUIRE(dcol.row_length_bytes() == row_length_width(col));
             REQUIRE(counting.live_bytes() == dcol.device_bytes());
             check_prepared(dcol, col, s, false);
           }
