@@ -89,12 +89,9 @@ inline int paper_w(std::string const& name, codec kind)
 }
 
 /** The decode-time accelerators of a prepared benchmark column (prepare_options: all off = the
- *  library's lean default). */
+ *  library's lean default; prepare_options::row_lengths_max_share stays the library's default). */
 struct accelerators {
   bool length_stream = false, fused_codes = false, split_stream = false, row_offsets = false;
-  /** The accelerators the library built by default before they became opt-in (length stream,
-   *  fused codes, split stream): the "old defaults" of the before/after comparisons. */
-  static accelerators old_defaults() { return {true, true, true, false}; }
   /** Row offsets only: what selective decode and the predicates need. */
   static accelerators offsets() { return {false, false, false, true}; }
   /** "" for none, else "+ls", "+fc", "+ss", "+ro" joined (a cache-key and name suffix). */

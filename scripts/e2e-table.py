@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 fastpair contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Markdown table of fastpair_bench_e2e's JSON (bench/e2e_bench.cu) for docs/BENCHMARKS.md.
+
+Usage: scripts/e2e-table.py BENCH_JSON [> e2e.md]
+
+One row per column x codec:
+  ratio v2 (v1)     decoded bytes / .fpc file bytes, version 2 (version 1 in parentheses)
+  device / file     device bytes of the prepared column / v2 file bytes: the lean default, then
+                    with each accelerator alone (length stream, fused codes, split stream, 8-byte
+                    row offsets, compact row lengths wherever rows fit 2 bytes; "-" where it does
+                    not apply, "in default" where the default builds the row lengths already)
+  prepare ms        prepare_fpc_host from pinned memory (+ destruction), min / median
+  e2e GB/s          decoded bytes / time of prepare + decode (chars + int64 offsets), from pinned
+                    host memory, pageable host memory and device memory: min-time GB/s (median-
+                    time GB/s in parentheses)
+  bound GB/s        min(decode GB/s, pinned H2D GB/s x ratio v2)
+  decode GB/s       decode_only on the default column vs the old defaults (what prepare built by
+                    default before: length stream + fused codes + split stream + row offsets +
+                    row lengths): min-time (median-time)
+A truncated JSON file (a run cut short) is read up to its last complete benchmark.
+"""
+import json
+import re
+import statistics
+import sys
+
+CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "prepare_only",
+         "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device")
+
+
+def load(path):
+    text = open(path, encoding="utf-8").read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        # A run cut short: keep the benchmarks up to the last complete one.
+        cut = text.rfind("\n    },")
+        while cut > 0:
+            try:
+                return json.loads(text[:cut] + "\n    }\n  ]\n}\n")
+            except json.JSONDecodeError:
+                cut = text.rfind("\n    },", 0, cut)
+        raise
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    data = load(sys.argv[1])
+    cells = {}  # (column, codec) -> case -> benchmark entry
+    order = []
+    for b in data.get("benchmarks", []):
+        if b.get("run_type") == "aggregate":
+            continue
+        m = re.match(r"^e2e/([^/]+)/([^/]+)/([a-z0-9_]+)(/.*)?$", b["name"])  # "/iterations:5/manual_time"
+        if not m or m.group(3) not in CASES:
+            continue
+        key = (m.group(1), m.group(2))
+        if key not in cells:
+            cells[key] = {}
+            order.append(key)
+        if b.get("error_occurred"):
+            cells[key][m.group(3)] = {"error": b.get("error_message", "error")}
+        else:
+            cells[key][m.group(3)] = b
+
+    def num(x, fmt="{:.0f}"):
+        return "-" if x is None else fmt.format(x)
+
+    def counter(c, name):
+        for case in CASES:
+            if case in c and name in c[case]:
+                return c[case][name]
+        return None
+
+    def rate(c, case, digits=0):
+        b = c.get(case)
+        if b is None:
+            return "-"
+        if "error" in b:
+            return "error"
+        f = "{:.%df}" % digits
+        return f"{f.format(b['GBps_min'])} ({f.format(b['GBps_median'])})"
+
+    ctx = data.get("context", {})
+    print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('cuda_driver_version', '?')}, "
+          f"{ctx.get('date', '?')}; {ctx.get('bench_iterations', '?')} timed runs per case after a warm-up, "
+          f"L2 flushed before each; first {int(ctx.get('bench_source_bytes', 0)) >> 20} MiB of each column "
+          f"tiled to >= {float(ctx.get('bench_target_bytes', 0)) / 1e9:g} GB decoded; e2e = prepare_fpc_host / "
+          f"prepare_fpc_device + decode_column (chars + int64 offsets) + the column's destruction, host clock "
+          f"to the stream's end.")
+    print()
+    print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
+          "| + split stream | + row offsets | + row lengths | prepare ms min / med | e2e pinned GB/s | e2e pageable GB/s "
+          "| e2e device GB/s | bound GB/s | decode GB/s default | decode GB/s old defaults |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    h2d, h2p, d2d, skipped = [], [], [], []
+    for key in order:
+        c = cells[key]
+        stored = counter(c, "stored_bytes")
+        if stored is None:  # every case failed or was skipped
+            errs = sorted({b.get("error", "") for b in c.values()})
+            if all("time budget" in e for e in errs):
+                skipped.append(f"{key[0]}/{key[1]}")
+                continue
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 14)
+            continue
+        dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
+        fused = counter(c, "fused_applies")
+        split = counter(c, "split_applies")
+        prep = c.get("prepare_only")
+        prep_s = "-" if prep is None else ("error" if "error" in prep else
+                                            f"{prep['ms_min']:.1f} / {prep['ms_median']:.1f}")
+        bound = None
+        for case in ("e2e_pinned", "e2e_pageable", "e2e_device"):
+            if case in c and "bound_GBps" in c[case]:
+                bound = c[case]["bound_GBps"]
+                break
+        row = [key[0], key[1],
+               f"{counter(c, 'file_ratio'):.2f} ({counter(c, 'file_ratio_v1'):.2f})",
+               num(dev("dev_default"), "{:.2f}"),
+               num(dev("dev_length_stream"), "{:.2f}"),
+               num(dev("dev_fused_codes"), "{:.2f}") if fused else "-",
+               num(dev("dev_split_stream"), "{:.2f}") if split else "-",
+               num(dev("dev_row_offsets"), "{:.2f}"),
+               ("in default" if counter(c, "rl_default") else
+                ("-" if counter(c, "dev_row_lengths") == counter(c, "dev_default") else num(dev("dev_row_lengths"), "{:.2f}"))),
+               prep_s,
+               rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
+               num(bound),
+               rate(c, "decode_only"), rate(c, "decode_only_old")]
+        print("| " + " | ".join(row) + " |")
+        for case, acc in (("h2d_pinned", h2d), ("h2d_pageable", h2p), ("d2d", d2d)):
+            if case in c and "GBps_min" in c[case]:
+                acc.append(c[case]["GBps_min"])
+    print()
+    if skipped:
+        print(f"- not run (the run's time budget was spent): {', '.join(skipped)}")
+    for label, v in (("H2D pinned", h2d), ("H2D pageable", h2p), ("device-to-device", d2d)):
+        if v:
+            print(f"- {label} copy in the same run: {min(v):.1f} .. {max(v):.1f} GB/s (min time; "
+                  f"median over cells {statistics.median(v):.1f})")
+    gains = []
+    for key in order:
+        c = cells[key]
+        new, old = c.get("decode_only"), c.get("decode_only_old")
+        if new and old and "GBps_min" in new and "GBps_min" in old:
+            gains.append((new["GBps_min"] / old["GBps_min"] - 1) * 100)
+    if gains:
+        print(f"- decode, lean default vs old defaults: {min(gains):+.1f} .. {max(gains):+.1f} %, median "
+              f"{statistics.median(gains):+.1f} % over {len(gains)} cells (min times)")
+    pct = [c[k]["pct_bound"] for c in cells.values() for k in ("e2e_pinned",) if k in c and "pct_bound" in c[k]]
+    if pct:
+        print(f"- e2e pinned as % of the bound: {min(pct):.0f} .. {max(pct):.0f} %, median {statistics.median(pct):.0f} %")
+
+
+if __name__ == "__main__":
+    main()
