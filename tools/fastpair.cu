@@ -601,18 +601,31 @@ int cmd_inspect(std::vector<std::string> const& argv)
   auto ratio = [](std::uint64_t x, std::uint64_t of) { return of ? static_cast<double>(x) / static_cast<double>(of) : 0.0; };
   // Device memory of the prepared column for each prepare option (device_column::device_bytes
   // estimates: no GPU needed). The split stream's share follows the sm_90 rule, as W above.
-  auto estimate = [&](bool ls, bool fc, bool ro) {
+  // "old defaults": what prepare built before the accelerators became opt-in (length stream,
+  // fused codes, split stream, 8-byte row offsets, row lengths wherever rows fit 2 bytes).
+  auto estimate = [&](bool ls, bool fc, bool ro, bool rl) {
     prepare_options o;
     o.length_stream = ls;
     o.fused_codes   = fc;
     o.row_offsets   = ro;
+    if (rl) o.row_lengths_max_share = 1e9;  // wherever rows fit 2 bytes (default: where <= 5 % of the file)
     return device_column::device_bytes(col, o);
   };
   bool const fused_applies       = code_space(col.kind) <= 4096;
   std::uint64_t const split_more = split_gpu ? split_stream_device_bytes_sm90(col, h) : 0;
-  std::uint64_t const dev_default = estimate(false, false, false), dev_ls = estimate(true, false, false),
-                      dev_fc = estimate(false, true, false), dev_ro = estimate(false, false, true),
-                      dev_ss = dev_default + split_more, dev_old = estimate(true, true, false) + split_more;
+  std::uint64_t const dev_default = estimate(false, false, false, false), dev_ls = estimate(true, false, false, false),
+                      dev_fc = estimate(false, true, false, false), dev_ro = estimate(false, false, true, false),
+                      dev_rl = estimate(false, false, false, true), dev_ss = dev_default + split_more,
+                      dev_old = estimate(true, true, true, true) + split_more;
+  std::uint64_t longest_row = 0;
+  for (std::size_t r = 0; r < col.num_rows(); ++r)
+    longest_row = std::max<std::uint64_t>(longest_row, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
+  bool const rl_applies    = col.num_rows() > 0 && longest_row <= 0xFFFF;
+  bool const rl_in_default = [&] {
+    prepare_options o;
+    o.row_lengths_max_share = 0;
+    return device_column::device_bytes(col, o) != dev_default;
+  }();
   std::uint64_t const fpc_v1 = fpc_file_bytes(col, fpc_version_1), fpc_v2 = fpc_file_bytes(col, fpc_version_2);
   std::vector<std::size_t> order;
   if (top) {
@@ -648,8 +661,11 @@ int cmd_inspect(std::vector<std::string> const& argv)
       << ",\"ratio_fpc_v2\":" << ratio(decoded, fpc_v2) << ",\"device_bytes_default\":" << dev_default
       << ",\"device_bytes_length_stream\":" << dev_ls << ",\"device_bytes_fused_codes\":" << dev_fc
       << ",\"device_bytes_split_stream\":" << dev_ss << ",\"device_bytes_row_offsets\":" << dev_ro
-      << ",\"device_bytes_old_defaults\":" << dev_old << ",\"fused_codes_applies\":" << (fused_applies ? "true" : "false")
-      << ",\"split_stream_applies\":" << (split_gpu ? "true" : "false");
+      << ",\"device_bytes_row_lengths\":" << dev_rl << ",\"device_bytes_old_defaults\":" << dev_old
+      << ",\"fused_codes_applies\":" << (fused_applies ? "true" : "false")
+      << ",\"split_stream_applies\":" << (split_gpu ? "true" : "false")
+      << ",\"row_lengths_applies\":" << (rl_applies ? "true" : "false")
+      << ",\"row_lengths_in_default\":" << (rl_in_default ? "true" : "false");
     if (top) {
       o << ",\"top\":[";
       for (std::size_t i = 0; i < order.size(); ++i)
@@ -725,8 +741,13 @@ int cmd_inspect(std::vector<std::string> const& argv)
   dev_line("+ fused_codes", dev_fc, fused_applies, "dictionaries of at most 4096 entries only");
   dev_line("+ split_stream", dev_ss, split_gpu, "OnPair-12 with fewer than 20% of the coded tokens longer than 8 B, sm_90+");
   dev_line("+ row_offsets", dev_ro, true, "");
+  if (rl_in_default)
+    std::printf("  %-16s in the default (they cost at most 5%% of the file: prepare_options::row_lengths_max_share)\n",
+                "+ row_lengths");
+  else dev_line("+ row_lengths", dev_rl, rl_applies, "a row longer than 65535 B");
   dev_line("old defaults", dev_old, true, "");
-  std::printf("  %-16s length_stream + fused_codes + split_stream where they apply (the defaults before they became opt-in)\n", "");
+  std::printf("  %-16s length_stream + fused_codes + split_stream + row_offsets + row_lengths where they apply\n"
+              "  %-16s (what prepare built by default before the accelerators became opt-in)\n", "", "");
   if (top) {
     std::printf("most used entries\n");
     for (std::size_t c : order)

@@ -92,10 +92,22 @@ for codec in onpair16 onpair12 fsst12 auto; do
   expect "inspect $codec" 0 "chosen W, paper's rule +(8|16) \(fastpair::choose_low_plane_bytes: " "$bin" inspect "gen_$codec.fpc" --top 3
   expect "inspect $codec: the GPU's rule, named" 0 "chosen W, GPU auto, sm_90 +(8|16) \(detail::auto_low_plane_bytes for sm_90 and newer" "$bin" inspect "gen_$codec.fpc"
   expect "inspect --json $codec" 0 "\"paper_rule_w\":(8|16),\"gpu_auto_w\":(8|16),\"gpu_auto_arch\":\"sm_90\",\"gpu_auto_split_stream\":(true|false)," "$bin" inspect "gen_$codec.fpc" --json
+  expect "inspect $codec: device memory by prepare option" 0 "^  default \(lean\) +[0-9]+ B, [0-9.]+ x the .fpc file" "$bin" inspect "gen_$codec.fpc"
+  expect "inspect $codec: file size of both .fpc versions" 0 "^  version 1 +[0-9]+ B, ratio " "$bin" inspect "gen_$codec.fpc"
+  expect "inspect --json $codec: device bytes and file sizes" 0 "\"fpc_v1_bytes\":[0-9]+,\"fpc_v2_bytes\":[0-9]+,.*\"device_bytes_default\":[0-9]+,\"device_bytes_length_stream\":[0-9]+,\"device_bytes_fused_codes\":[0-9]+,\"device_bytes_split_stream\":[0-9]+,\"device_bytes_row_offsets\":[0-9]+,\"device_bytes_row_lengths\":[0-9]+,\"device_bytes_old_defaults\":[0-9]+,\"fused_codes_applies\":(true|false),\"split_stream_applies\":(true|false),\"row_lengths_applies\":(true|false),\"row_lengths_in_default\":(true|false)" "$bin" inspect "gen_$codec.fpc" --json
   expect "decompress --cpu --check $codec" 0 "check OK" "$bin" decompress "gen_$codec.fpc" --cpu -o "gen_$codec.out" --check gen.txt
   same "decompressed text equals the input ($codec)" gen.txt "gen_$codec.out"
 done
 grep -q "\"rows\":$rows," < <("$bin" inspect gen_onpair16.fpc --json) && ok "inspect reports $rows rows" || bad "inspect row count"
+# The lean default is the smallest footprint; the file is smaller as version 2 than as version 1.
+"$bin" inspect gen_onpair12.fpc --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+base = d["device_bytes_default"]
+assert all(d["device_bytes_" + k] >= base for k in ("length_stream", "fused_codes", "split_stream", "row_offsets", "row_lengths", "old_defaults"))
+assert d["device_bytes_fused_codes"] > base and d["fused_codes_applies"]
+assert d["fpc_v2_bytes"] == d["file_bytes"] and d["fpc_v1_bytes"] > d["fpc_v2_bytes"]
+' && ok "inspect --json: default <= every accelerator, fused codes for OnPair-12, v2 file < v1" || bad "inspect --json device bytes / file sizes"
 # The two W rules differ: short tokens (mean under 3 B) are W = 8 by the paper's rule, 16 on sm_90.
 seq 1 1000 > digits.txt
 expect "compress short tokens" 0 "" "$bin" compress digits.txt -o digits.fpc
@@ -286,6 +298,10 @@ if "$bin" devices > devices.log 2>&1; then
     same "GPU output equals the input ($codec)" gen.txt "gpu_$codec.out"
     expect "GPU decompress --rows $codec" 0 "check OK" "$bin" decompress "gen_$codec.fpc" --gpu --rows 777:20001 -o x.txt --check gen.txt
   done
+  expect "GPU decompress prepares the stored bytes from pinned memory" 0 "\.fpc version 2 from pinned host memory, checked on the GPU" "$bin" decompress gen_onpair16.fpc --gpu -o x.txt
+  expect "GPU decompress from stdin (pageable)" 0 "check OK" sh -c "\"$bin\" decompress - --gpu -o x.txt --check gen.txt < gen_onpair12.fpc"
+  expect "GPU decompress of a flipped byte (3)" 3 "malformed input: flip.fpc: invalid .fpc" "$bin" decompress flip.fpc --gpu -o x.txt
+  expect "GPU decompress of a truncated file (3)" 3 "malformed input: trunc.fpc: invalid .fpc: file size" "$bin" decompress trunc.fpc --gpu -o x.txt
   expect "GPU decompress with W=16" 0 "check OK" "$bin" decompress gen_onpair16.fpc --gpu --low-plane-bytes 16 -o x.txt --check gen.txt
   expect "GPU decompress of an empty column" 0 "check OK" "$bin" decompress empty_onpair16.fpc --gpu -o x.txt --check empty.txt
   expect "bench" 0 "decode/copy" "$bin" bench gen_onpair16.fpc --runs 3

@@ -131,6 +131,51 @@ inline std::uint64_t device_bytes_needed(compressed_column const& col, std::uint
          (r1 - r0 + 1) * 8 + (64u << 20);
 }
 
+/** Device bytes that preparing a stored .fpc image of `file_bytes` bytes takes, roughly (from
+ *  its header alone): the stored sections, the codes widened to u16, the planes, temporaries. */
+inline std::uint64_t device_bytes_to_prepare(fpc_header const& h, std::uint64_t file_bytes)
+{
+  return file_bytes + 2 * h.num_codes + std::uint64_t{code_space(h.kind)} * 17 + (64u << 20);
+}
+
+/** Host bytes in pinned (page-locked) memory, from cudaMallocHost: what the uploads of
+ *  device_column::prepare_fpc_host read at the full PCIe / C2C rate. */
+class pinned_host_bytes {
+ public:
+  pinned_host_bytes() = default;
+  explicit pinned_host_bytes(std::size_t n) : size_(n)
+  {
+    if (n == 0) return;
+    void* p = nullptr;
+    if (cudaError_t const e = cudaMallocHost(&p, n); e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw std::runtime_error("cannot allocate " + human_bytes(static_cast<double>(n)) + " of pinned host memory (" +
+                               cudaGetErrorName(e) + ")");
+    }
+    p_ = static_cast<std::uint8_t*>(p);
+  }
+  ~pinned_host_bytes()
+  {
+    if (p_) (void)cudaFreeHost(p_);
+  }
+  pinned_host_bytes(pinned_host_bytes&& o) noexcept : p_(o.p_), size_(o.size_) { o.p_ = nullptr, o.size_ = 0; }
+  pinned_host_bytes& operator=(pinned_host_bytes&& o) noexcept
+  {
+    std::swap(p_, o.p_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  pinned_host_bytes(pinned_host_bytes const&)            = delete;
+  pinned_host_bytes& operator=(pinned_host_bytes const&) = delete;
+  std::uint8_t* data() noexcept { return p_; }
+  std::uint8_t const* data() const noexcept { return p_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  std::uint8_t* p_  = nullptr;
+  std::size_t size_ = 0;
+};
+
 /** What decode_on_gpu measured. */
 struct gpu_decode_result {
   host_strings rows;
@@ -138,6 +183,40 @@ struct gpu_decode_result {
   std::string config;
   double prepare_s = 0, kernel_s = 0, download_s = 0;
 };
+
+/** Decodes rows [r0, r1) of a prepared column (decode_column, automatic config, timed with CUDA
+ *  events), checks the error word and downloads the rows into `res`. */
+inline void decode_prepared(device_column const& dcol, std::uint64_t r0, std::uint64_t r1, owned_stream const& stream,
+                            gpu_decode_result& res)
+{
+  using clock = std::chrono::steady_clock;
+  res.low_plane_bytes = dcol.low_plane_bytes();
+  res.config          = fastpair::auto_config_name(dcol);
+
+  std::uint64_t const bytes = dcol.decoded_bytes(r0, r1, stream.get());
+  require_device_memory(bytes + (r1 - r0 + 1) * 8 + (16u << 20), "the decoded rows");
+  string_column<std::int64_t> out;
+  out.num_rows = r1 - r0;
+  out.offsets  = device_buffer<std::int64_t>(out.num_rows + 1, stream.get());
+  out.chars    = device_buffer<char>(bytes, stream.get());
+  event_timer timer;
+  timer.start(stream.get());
+  decode_column(dcol, r0, r1, out.view(), stream.get());
+  timer.stop(stream.get());
+  res.kernel_s = timer.seconds();
+  if (std::uint32_t const e = dcol.read_and_clear_errors(stream.get()); e != 0)
+    throw decode_error("the GPU decoder reported corrupt device data (error word 0x" + [&] {
+      char b[16];
+      std::snprintf(b, sizeof b, "%x", e);
+      return std::string(b);
+    }() + ")");
+  auto const t1 = clock::now();
+  {
+    progress bar("downloading from the GPU", 0);
+    res.rows = out.to_host(stream.get());
+  }
+  res.download_s = std::chrono::duration<double>(clock::now() - t1).count();
+}
 
 /**
  * @brief Decodes rows [r0, r1) of a validated column on the current device into host strings:
@@ -162,31 +241,37 @@ inline gpu_decode_result decode_on_gpu(compressed_column const& col, std::uint64
     dcol = device_column::prepare(col, stream.get(), opt);
     FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
   }
-  res.prepare_s       = std::chrono::duration<double>(clock::now() - t0).count();
-  res.low_plane_bytes = dcol.low_plane_bytes();
-  res.config          = fastpair::auto_config_name(dcol);
+  res.prepare_s = std::chrono::duration<double>(clock::now() - t0).count();
+  decode_prepared(dcol, r0, r1, stream, res);
+  return res;
+}
 
-  string_column<std::int64_t> out;
-  out.num_rows = r1 - r0;
-  out.offsets  = device_buffer<std::int64_t>(out.num_rows + 1, stream.get());
-  out.chars    = device_buffer<char>(dcol.decoded_bytes(r0, r1), stream.get());
-  event_timer timer;
-  timer.start(stream.get());
-  decode_column(dcol, r0, r1, out.view(), stream.get());
-  timer.stop(stream.get());
-  res.kernel_s = timer.seconds();
-  if (std::uint32_t const e = dcol.read_and_clear_errors(stream.get()); e != 0)
-    throw decode_error("the GPU decoder reported corrupt device data (error word 0x" + [&] {
-      char b[16];
-      std::snprintf(b, sizeof b, "%x", e);
-      return std::string(b);
-    }() + ")");
-  auto const t1 = clock::now();
+/**
+ * @brief Decodes rows [r0, r1) of a stored .fpc image (`bytes`, in pinned or pageable host
+ * memory, not validated on the host) on the current device: device_column::prepare_fpc_host
+ * (the host parses header and dictionary; codes, counts and sidecar are uploaded as stored and
+ * checked on the GPU; a version-1 image is read on the host), then as decode_on_gpu.
+ * @throw format_error naming what is wrong in an invalid image; decode_error; cuda_error;
+ *        std::runtime_error if the device memory is too small.
+ */
+inline gpu_decode_result decode_fpc_on_gpu(std::uint8_t const* bytes, std::size_t size, fpc_header const& h,
+                                           std::uint64_t r0, std::uint64_t r1, int w)
+{
+  using clock = std::chrono::steady_clock;
+  require_device_memory(device_bytes_to_prepare(h, size), "preparing this column on the GPU");
+  owned_stream stream;
+  gpu_decode_result res;
+  auto const t0 = clock::now();
+  prepare_options opt;
+  opt.low_plane_bytes = w;  // validate (default): the image's content is checked on the GPU
+  device_column dcol;
   {
-    progress bar("downloading from the GPU", 0);
-    res.rows = out.to_host(stream.get());
+    progress bar("preparing on the GPU (upload and checks)", 0);
+    dcol = device_column::prepare_fpc_host(bytes, size, stream.get(), opt);
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
   }
-  res.download_s = std::chrono::duration<double>(clock::now() - t1).count();
+  res.prepare_s = std::chrono::duration<double>(clock::now() - t0).count();
+  decode_prepared(dcol, r0, r1, stream, res);
   return res;
 }
 
