@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
  * @file device_column.cuh
- * @brief `device_column`: a compressed column prepared for the GPU (u16 codes, the stored row
+ * @brief `device_column`: a compressed column prepared for the GPU (the codes as stored, the row
  * code counts, a row index, sidecar, planes, error word in device memory), built on the GPU from
  * the stored bytes of a `.fpc` image (prepare_fpc_host / prepare_fpc_device) or from an
  * in-memory compressed_column (prepare).
@@ -38,8 +38,8 @@ namespace fastpair {
 
 /** @brief Options of device_column::prepare and prepare_fpc_host / prepare_fpc_device.
  *
- * The default prepared column is lean: the codes as u16 (OnPair-16: the stored bytes as they are;
- * 12-bit codecs widened on the GPU), the stored row code counts, a row index of 16 bytes per 1 024
+ * The default prepared column is lean: the codes as stored (u16 for OnPair-16, packed 12-bit for
+ * OnPair-12 and FSST-12, read in place by the kernels), the stored row code counts, a row index of 16 bytes per 1 024
  * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in; its
  * device bytes and measured gain per column are in docs/BENCHMARKS.md ("Accelerators").
  */
@@ -71,9 +71,9 @@ struct prepare_options {
   /// Accelerator: every row's decoded length in 1 byte (all rows of at most 255 bytes) or 2 (of
   /// at most 65 535), built on the GPU, from which decode_column writes the output offsets
   /// reading 1-2 bytes per row instead of reading the codes a second time. Built where it costs
-  /// at most this share of the column's stored bytes (the default, 0.05, keeps it to columns of
+  /// at most this share of the column's stored bytes (the default, 0.08, keeps it to columns of
   /// long rows, where it is cheap); 0 = never, a large value (e.g. 1e9) = wherever rows fit 2 bytes.
-  double row_lengths_max_share = 0.05;
+  double row_lengths_max_share = 0.08;
 };
 
 /**
@@ -104,7 +104,7 @@ class device_column {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
     std::uint64_t const count_bytes = detail::fpc2::count_bytes(rows, count_bits_of(col));
     std::uint64_t const blocks      = (rows + detail::row_block_rows - 1) / detail::row_block_rows + 1;
-    std::uint64_t bytes = 2 * n + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
+    std::uint64_t bytes = packed_code_bytes(col.kind, n) + 1 + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
                           (col.sidecar_entries() + 1) * 8 + (count_bytes / 8 + 2) * 8 + 2 * blocks * 8 + 4;
     if (opt.length_stream) bytes += (n + 7) / 8 * 4 + 16;
     if (opt.fused_codes && code_space(col.kind) <= 4096) bytes += 2 * n + 16;
@@ -411,6 +411,7 @@ class device_column {
                                 std::to_string(w_) + ")");
     column_view<W> v;
     v.codes          = codes_.data();
+    v.code_bits      = static_cast<std::uint32_t>(code_bits(kind_));
     v.lo             = lo_ptr_;
     v.hi             = hi_.data();
     v.lengths        = lengths_ptr_;
@@ -747,19 +748,12 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
   auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
 
-  // Codes: OnPair-16's stored stream is the u16 codes; 12-bit streams are widened on the GPU.
+  // Codes: kept as stored (u16 for OnPair-16, packed 12-bit for the others: column_view::code_bits).
   std::uint64_t const packed = packed_code_bytes(s.kind, n);
-  d.codes_                   = device_buffer<std::uint16_t>(n, stream, mr);
-  if (code_bits(s.kind) == 16) {
-    if (n) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
-    if (s.validate && packed)
-      section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(reinterpret_cast<std::uint8_t const*>(d.codes_.data()), packed, sum_of(0));
-  } else if (n) {
-    device_buffer<std::uint8_t> staged(packed, stream, mr);  // freed (stream-ordered) after widening
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(staged.data(), s.codes, packed, copy, st));
-    if (s.validate) section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(staged.data(), packed, sum_of(0));
-    widen12_kernel<<<grid((n + 1) / 2), 256, 0, st>>>(staged.data(), n, d.codes_.data());
-  }
+  d.codes_                   = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
+  if (packed) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
+  if (s.validate && packed)
+    section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(reinterpret_cast<std::uint8_t const*>(d.codes_.data()), packed, sum_of(0));
   FASTPAIR_CUDA_TRY(cudaGetLastError());
 
   // Row code counts as stored, in whole 8-byte words plus one zero word (unpack reads pairs).
@@ -773,6 +767,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   // The sidecar: recomputed (and compared with a stored one) unless a stored one is trusted.
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
   v.codes          = d.codes_.data();
+  v.code_bits      = static_cast<std::uint32_t>(code_bits(s.kind));
   v.lengths        = d.lengths_ptr_;
   v.num_codes      = n;
   v.num_tokens     = d.num_tokens_;

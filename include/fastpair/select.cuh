@@ -290,6 +290,7 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
       sidecar);
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     v.codes          = codes;
+    v.code_bits      = 16;       // the compact stream is u16
     v.code_lengths   = nullptr;  // the column's streams describe its own codes, not these
     v.code_words     = nullptr;
     v.num_codes      = n_codes;

@@ -64,7 +64,9 @@ enum decode_error_bits : std::uint32_t {
 template <int W>
 struct column_view {
   static constexpr int low_plane_bytes = W;
-  std::uint16_t const* codes     = nullptr;  ///< [num_codes]
+  /// The codes: u16 each (code_bits = 16), or packed 12 bits each as stored (code_bits = 12:
+  /// code j in bits [12j, 12j + 12) of the little-endian byte stream; read them with load_code).
+  std::uint16_t const* codes     = nullptr;
   std::uint8_t const* lo         = nullptr;  ///< [entries * W]
   std::uint8_t const* hi         = nullptr;  ///< [entries * (16 - W)], may be null if no token > W
   std::uint8_t const* lengths    = nullptr;  ///< [entries / 2]
@@ -89,12 +91,37 @@ struct column_view {
   /// Bits of a `code_words` word that hold the code; the rest hold the length - 1: 12 for the
   /// fused stream of a 12-bit column, 13 for its split stream (device_column::split_view).
   std::uint32_t fused_code_bits = 12;
+  std::uint32_t code_bits       = 16;  ///< how `codes` is stored: 16 (u16) or 12 (packed)
 
   __host__ __device__ std::uint64_t num_segments() const
   {
     return (num_codes + sidecar_stride - 1) / sidecar_stride;
   }
 };
+
+/** @brief Code i of a stream stored as u16 (bits = 16) or packed 12-bit (bits = 12): what every
+ *  kernel that reads single codes goes through (the vector loads of the words emitter are in
+ *  load_consecutive_codes). */
+struct code_stream {
+  std::uint16_t const* codes = nullptr;
+  std::uint32_t bits         = 16;
+  __device__ __forceinline__ std::uint32_t operator[](std::uint64_t i) const
+  {
+    if (bits == 12) {
+      auto const* p          = reinterpret_cast<std::uint8_t const*>(codes) + i + (i >> 1);  // byte 1.5 i
+      std::uint32_t const v  = __ldg(p) | std::uint32_t{__ldg(p + 1)} << 8;
+      return (i & 1u) ? v >> 4 : v & 0xFFFu;
+    }
+    return __ldg(codes + i);
+  }
+};
+
+/** @brief Code i of the column (load_code(col, i) == code_stream{col.codes, col.code_bits}[i]). */
+template <int W>
+__device__ __forceinline__ std::uint32_t load_code(column_view<W> const& col, std::uint64_t i)
+{
+  return code_stream{col.codes, col.code_bits}[i];
+}
 
 namespace detail {
 
@@ -270,7 +297,7 @@ __device__ __forceinline__ void warp_decode_segment(column_view<W> const& col, s
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       std::uint64_t const idx = base + 32 * k + lane;
-      std::uint32_t c         = idx < c_end ? __ldg(col.codes + idx) : 0u;
+      std::uint32_t c         = idx < c_end ? load_code(col, idx) : 0u;
       if (c >= col.num_tokens) {
         errors |= code_out_of_range;
         c = 0;

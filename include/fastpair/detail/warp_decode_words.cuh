@@ -10,7 +10,8 @@
  * stores per decoded byte drop by about 4x on long tokens.
  *
  * Who does what, per batch of 32·K codes (same planes, sidecar and drain as warp_decode.cuh):
- *   1 input   lane ℓ owns the K CONSECUTIVE codes base + ℓK .. ℓK+K-1: one vector load (u16 x K)
+ *   1 input   lane ℓ owns the K CONSECUTIVE codes base + ℓK .. ℓK+K-1: one vector load (u16 x K;
+ *             12-bit columns keep their codes packed as stored: three 4-byte loads per 8 codes)
  *   2 gather  per code: length nibble + W low-plane bytes; tokens longer than W (W = 8) read
  *             their high-plane bytes directly (no queue). Plane bytes past a token's length are
  *             zero, so tokens can be OR-ed into words without masking. Config::gather picks the
@@ -66,8 +67,32 @@ namespace fastpair::detail {
  *  (0 … +1.6 % on 15 column x codec cells, none lower; H200, docs/BENCHMARKS.md). */
 template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
-                                                       std::uint64_t c_end, std::uint32_t (&code)[K])
+                                                       std::uint64_t c_end, std::uint32_t (&code)[K],
+                                                       std::uint32_t bits = 16)
 {
+  if (bits == 12) {  // packed as stored: 8 codes in 12 bytes, three 4-byte loads (warp-uniform branch)
+    bool const full = AllValid || idx0 + K <= c_end;
+    if (K % 8 == 0 && full && idx0 % 8 == 0) {
+      auto const* p = reinterpret_cast<std::uint32_t const*>(reinterpret_cast<std::uint8_t const*>(codes) + idx0 / 8 * 12);
+#pragma unroll
+      for (int v = 0; v < K / 8; ++v) {
+        std::uint32_t const w0 = __ldcg(p + 3 * v), w1 = __ldcg(p + 3 * v + 1), w2 = __ldcg(p + 3 * v + 2);
+        code[8 * v]     = w0 & 0xFFFu;
+        code[8 * v + 1] = (w0 >> 12) & 0xFFFu;
+        code[8 * v + 2] = (w0 >> 24 | w1 << 8) & 0xFFFu;
+        code[8 * v + 3] = (w1 >> 4) & 0xFFFu;
+        code[8 * v + 4] = (w1 >> 16) & 0xFFFu;
+        code[8 * v + 5] = (w1 >> 28 | w2 << 4) & 0xFFFu;
+        code[8 * v + 6] = (w2 >> 8) & 0xFFFu;
+        code[8 * v + 7] = w2 >> 20;
+      }
+    } else {
+      code_stream const cs{codes, 12};
+#pragma unroll
+      for (int k = 0; k < K; ++k) code[k] = AllValid || idx0 + k < c_end ? cs[idx0 + k] : 0u;
+    }
+    return;
+  }
   constexpr int V = K % 8 == 0 ? 8 : K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;  // codes per vector load
   std::uint16_t const* p = codes + idx0;
   bool const full        = AllValid || idx0 + K <= c_end;
@@ -134,10 +159,12 @@ __device__ __forceinline__ void prefetch_lengths_l2(std::uint8_t const* nibs, st
 /** Asks L2 for the 16 bytes of codes at codes[idx] (if idx < end): one line piece per lane, so a
  *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/BENCHMARKS.md);
  *  compiled out with FASTPAIR_NO_CODE_PREFETCH (used for the A/B measurement). */
-__device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, std::uint64_t idx, std::uint64_t end)
+__device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, std::uint64_t idx, std::uint64_t end,
+                                                  std::uint32_t bits = 16)
 {
 #ifndef FASTPAIR_NO_CODE_PREFETCH
-  if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(codes + idx));
+  auto const* p = reinterpret_cast<std::uint8_t const*>(codes) + (bits == 12 ? idx + idx / 2 : 2 * idx);
+  if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 #endif
 }
 
@@ -168,6 +195,14 @@ __device__ __forceinline__ std::uint16_t const* code_source(column_view<W> const
   else return col.codes;
 }
 
+/** How code_source's stream stores a code: 16 bits (fused words, u16 codes) or 12 (packed). */
+template <class Config, int W>
+__device__ __forceinline__ std::uint32_t code_bits_of(column_view<W> const& col)
+{
+  if constexpr (Config::fused_codes) return 16;
+  else return col.code_bits;
+}
+
 /**
  * One batch of 32·K codes starting at `base` (steps 1-6 of the design note); returns its decoded
  * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
@@ -192,11 +227,12 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   // 1-2. input + gather -----------------------------------------------------------------------
   std::uint64_t const idx0       = base + std::uint64_t{lane} * K;
   std::uint16_t const* const src = code_source<Config>(col);
-  prefetch_codes_l2(src, idx0 + BATCH, c_end);  // the next batch's codes, while this one runs
+  std::uint32_t const bits       = code_bits_of<Config>(col);
+  prefetch_codes_l2(src, idx0 + BATCH, c_end, bits);  // the next batch's codes, while this one runs
   if constexpr (Config::streams_lengths)  // and its lengths (K / 2 bytes per lane)
     prefetch_lengths_l2<K>(col.code_lengths, idx0 + BATCH, c_end, lane);
   std::uint32_t code[K];  // [K] blocked: lane ℓ owns codes base + ℓK + k
-  load_consecutive_codes<K, Full>(src, idx0, c_end, code);
+  load_consecutive_codes<K, Full>(src, idx0, c_end, code, bits);
   std::uint32_t len[K];
   if constexpr (Config::streams_lengths) load_code_lengths<K, Full>(col.code_lengths, idx0, c_end, len);
   if constexpr (Config::fused_codes)

@@ -88,7 +88,7 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
       // the first batch of this warp's next segment (its later batches prefetch each other)
       if (seg + warps < end_segment) {
         std::uint64_t const next = (seg + warps) * col.sidecar_stride + (threadIdx.x & 31u) * Config::tokens_per_thread;
-        prefetch_codes_l2(code_source<Config>(col), next, col.num_codes);
+        prefetch_codes_l2(code_source<Config>(col), next, col.num_codes, code_bits_of<Config>(col));
         if constexpr (Config::streams_lengths)
           prefetch_lengths_l2<Config::tokens_per_thread>(col.code_lengths, next, col.num_codes, threadIdx.x & 31u);
       }
@@ -117,7 +117,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
     std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
     std::uint32_t sum = 0, errors = 0;
     for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
-      std::uint32_t c = __ldg(col.codes + i);
+      std::uint32_t c = load_code(col, i);
       if (c >= col.num_tokens) {
         errors |= code_out_of_range;
         c = 0;
@@ -147,7 +147,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void code_lengths_kernel(column_view<W> c
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       std::uint64_t const i = 8 * t + k;
-      std::uint32_t c       = i < col.num_codes ? __ldg(col.codes + i) : 0u;
+      std::uint32_t c       = i < col.num_codes ? load_code(col, i) : 0u;
       if (c >= col.num_tokens) c = 0;
       word |= ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) << (4 * k);
     }
@@ -163,7 +163,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void fused_codes_kernel(column_view<W> co
 {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint32_t const raw = __ldg(col.codes + i);
+    std::uint32_t const raw = load_code(col, i);
     if (raw > 0xFFFu) atomicOr(col.error, code_out_of_range);  // not from a 12-bit stream: cannot be fused
     std::uint32_t const c = raw & 0xFFFu;
     std::uint32_t const e = c < col.num_tokens ? c : 0u;

@@ -36,6 +36,7 @@
 #pragma once
 
 #include <fastpair/detail/cuda.cuh>
+#include <fastpair/detail/warp_decode.cuh>
 
 #include <cstdint>
 
@@ -60,7 +61,7 @@ struct literal_set_view {
 
 /** @brief The rows of a column as the predicates read them. */
 struct predicate_rows {
-  std::uint16_t const* codes            = nullptr;  ///< widened codes (device_column::view().codes)
+  code_stream codes;  ///< the column's codes (device_column::view().codes, code_bits)
   std::uint64_t const* row_byte_offsets = nullptr;  ///< num_rows + 1
   std::uint64_t const* row_code_offsets = nullptr;  ///< num_rows + 1
   std::uint64_t num_rows                = 0;
@@ -128,7 +129,7 @@ FASTPAIR_KERNEL __launch_bounds__(predicate_threads) void equal_kernel(literal_s
 
 /** @brief The state after codes [j0, j1) from q, one lane, stopping at an absorbing state. */
 template <class State>
-__device__ std::uint32_t like_walk(like_table_view<State> const& t, std::uint16_t const* codes, std::uint64_t j0,
+__device__ std::uint32_t like_walk(like_table_view<State> const& t, code_stream codes, std::uint64_t j0,
                                    std::uint64_t j1, std::uint32_t q)
 {
   for (std::uint64_t j = j0; j < j1 && !t.absorbing(q); ++j) q = t.step(q, codes[j]);
@@ -140,7 +141,7 @@ __device__ std::uint32_t like_walk(like_table_view<State> const& t, std::uint16_
  * warp-uniform; every lane returns the same state). Needs t.num_states <= like_map_states.
  */
 template <class State>
-__device__ std::uint32_t like_walk_warp(like_table_view<State> const& t, std::uint16_t const* codes, std::uint64_t j0,
+__device__ std::uint32_t like_walk_warp(like_table_view<State> const& t, code_stream codes, std::uint64_t j0,
                                         std::uint64_t j1, std::uint32_t q, unsigned lane)
 {
   std::uint32_t const F = t.moving <= like_map_states ? t.moving : like_map_states;  // moving states

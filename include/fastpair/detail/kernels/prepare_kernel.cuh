@@ -3,7 +3,7 @@
 /**
  * @file prepare_kernel.cuh
  * @brief The kernels of the GPU preparation (device_column::prepare_fpc_*): they turn the stored
- * sections of a `.fpc` version-2 image, uploaded as they are, into the device column, and check
+ * sections of a `.fpc` version-2 image, uploaded as they are (the codes stay packed as stored), into the device column, and check
  * them at memory bandwidth so that the host never touches a code or a row.
  *
  * Design. The stored row metadata is one bit-packed code count per row (detail/fpc_v2.hpp). The
@@ -77,20 +77,6 @@ FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t
   if (threadIdx.x == 0 && total != 0) atomicAdd(reinterpret_cast<unsigned long long*>(sum), total);
 }
 
-/** Widens packed 12-bit codes (LSB first: code j in bits [12j, 12j + 12)) to u16, a pair of codes
- *  (3 bytes) per thread. */
-FASTPAIR_KERNEL __launch_bounds__(256) void widen12_kernel(std::uint8_t const* packed, std::uint64_t n,
-                                                           std::uint16_t* codes)
-{
-  std::uint64_t const pairs = (n + 1) / 2;
-  for (std::uint64_t p = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; p < pairs;
-       p += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint32_t const b0 = packed[3 * p], b1 = packed[3 * p + 1];
-    codes[2 * p] = static_cast<std::uint16_t>(b0 | (b1 & 0xFu) << 8);
-    if (2 * p + 1 < n) codes[2 * p + 1] = static_cast<std::uint16_t>(b1 >> 4 | std::uint32_t{packed[3 * p + 2]} << 4);
-  }
-}
-
 /** block_codes[k] = codes of rows [k·RB, (k+1)·RB), one warp per block, saturated at num_codes + 1
  *  (anything above num_codes is an error, and saturation keeps the later scan from wrapping). */
 FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_view counts, std::uint64_t num_codes,
@@ -136,7 +122,7 @@ __device__ __forceinline__ std::uint64_t warp_code_position(column_view<W> const
 {
   std::uint64_t const seg = c / col.sidecar_stride, first = seg * col.sidecar_stride;
   std::uint32_t sum = 0;  // < stride * 16 / 32 per lane
-  for (std::uint64_t i = first + lane; i < c; i += 32) sum += token_length(col, __ldg(col.codes + i));
+  for (std::uint64_t i = first + lane; i < c; i += 32) sum += token_length(col, load_code(col, i));
   return col.sidecar[seg] + warp_sum(sum & 0xFFFFu) + (std::uint64_t{warp_sum(sum >> 16)} << 16);
 }
 
@@ -163,7 +149,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void length_histogram_kernel(column_view<
   __syncthreads();
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint32_t const c = __ldg(col.codes + i);
+    std::uint32_t const c = load_code(col, i);
     if (c < col.num_tokens) atomicAdd(&bins[token_length(col, c)], 1u);
   }
   __syncthreads();

@@ -110,7 +110,7 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
 #pragma unroll
       for (int q = 0; q < K; ++q) {
         std::uint64_t const idx = tile_lo + threadIdx.x * K + q;
-        len[q]                  = idx < ce ? token_length(col, __ldg(col.codes + idx)) : 0u;
+        len[q]                  = idx < ce ? token_length(col, load_code(col, idx)) : 0u;
         sum += len[q];
       }
       std::uint32_t p = 0, tile_total = 0;

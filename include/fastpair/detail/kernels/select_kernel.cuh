@@ -362,7 +362,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void gather_compact_kernel(column_view<W>
     for (int k = 0; k < Chunks; ++k) {
       std::uint64_t const v = v0 + 32 * k + lane;
       if (v < v1) {
-        std::uint32_t c = __ldg(col.codes + phys[k]);
+        std::uint32_t c = load_code(col, phys[k]);
         if (c >= col.num_tokens) {
           errors |= code_out_of_range;
           c = 0;
@@ -380,7 +380,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void gather_compact_kernel(column_view<W>
     std::uint64_t const pos_a     = a_side > run_code ? col.sidecar[a_side / col.sidecar_stride] : run_byte;
     std::uint64_t partial         = 0;
     for (std::uint64_t c = a + lane; c < p; c += 32) {
-      std::uint32_t const code = __ldg(col.codes + c);
+      std::uint32_t const code = load_code(col, c);
       std::uint32_t const e    = code < col.num_tokens ? code : 0u;
       partial += ((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) + 1;
     }
