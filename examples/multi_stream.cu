@@ -5,8 +5,11 @@
 //
 // decode_column(dcol, row_begin, row_end, out, stream) decodes any row range; its output offsets
 // start at 0, so each partition is a self-contained Arrow chunk (a chunked array in Arrow terms).
-// A row range maps to a code range through the column's row offsets, and the sidecar lets the
-// kernel start at any code, so partitions need no coordination.
+// A row range maps to a code range through the column's row index, and the sidecar lets the
+// kernel start at any code, so partitions need no coordination. The partitions are cut at
+// multiples of device_column::row_index_rows() (1 024 rows): such ranges are located from the
+// host copy of the row index, so decode_column neither synchronizes nor allocates (any other row
+// boundary is looked up on the GPU first, one synchronisation of the partition's stream).
 //
 // Usage: fastpair_example_multi_stream [COLUMN.fpc] [STREAMS]
 //   Without a GPU it prints "skipped" and exits 0.
@@ -70,15 +73,18 @@ struct partition {
   }
 };
 
-/** Row boundaries of `parts` ranges with about the same number of decoded bytes each. */
+/** Row boundaries of `parts` ranges with about the same number of decoded bytes each, rounded to
+ *  multiples of device_column::row_index_rows() (no synchronisation in decode_column). */
 std::vector<std::uint64_t> split_rows(fastpair::compressed_column const& col, int parts)
 {
   std::vector<std::uint64_t> cut{0};
   std::uint64_t const total = col.decoded_bytes();
+  std::uint64_t const block = fastpair::device_column::row_index_rows();
   for (int p = 1; p < parts; ++p) {
     std::uint64_t const target = total / parts * p;
     auto it = std::lower_bound(col.row_byte_offsets.begin(), col.row_byte_offsets.end(), target);
-    cut.push_back(std::max<std::uint64_t>(cut.back(), static_cast<std::uint64_t>(it - col.row_byte_offsets.begin())));
+    std::uint64_t const row = static_cast<std::uint64_t>(it - col.row_byte_offsets.begin());
+    cut.push_back(std::max<std::uint64_t>(cut.back(), (row + block / 2) / block * block));
   }
   cut.push_back(col.num_rows());
   for (auto& c : cut) c = std::min<std::uint64_t>(c, col.num_rows());
