@@ -222,9 +222,21 @@ TEST_CASE("corrupt device data is reported and never written outside the output"
   auto* const sidecar = const_cast<std::uint64_t*>(w == 8 ? dcol.view<8>().sidecar : dcol.view<16>().sidecar);
   SECTION("a code >= the dictionary size")
   {
-    // fused words keep the low 12 bits as the code: 4095 and the dictionary size in both forms
-    std::uint16_t bad[3] = {4095, 65535, static_cast<std::uint16_t>(col.dict.size())};
-    FASTPAIR_CUDA_TRY(cudaMemcpy(codes + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
+    if (fused) {
+      // fused words keep the low 12 bits as the code: 4095 and the dictionary size in both forms
+      std::uint16_t bad[3] = {4095, 65535, static_cast<std::uint16_t>(col.dict.size())};
+      FASTPAIR_CUDA_TRY(cudaMemcpy(codes + 17, bad, sizeof bad, cudaMemcpyHostToDevice));
+    } else {
+      // the 12-bit codes stay packed as stored (view().code_bits == 12, 2 codes in 3 bytes):
+      // codes 18 and 19 become 4095 (>= the 3 256 entries), code 20 the dictionary size
+      REQUIRE((w == 8 ? dcol.view<8>().code_bits : dcol.view<16>().code_bits) == 12);
+      REQUIRE(col.dict.size() < 4095);
+      auto const n = static_cast<std::uint32_t>(col.dict.size());
+      std::uint8_t bad[5] = {0xFF, 0xFF, 0xFF, static_cast<std::uint8_t>(n), 0};
+      FASTPAIR_CUDA_TRY(cudaMemcpy(bad + 4, reinterpret_cast<std::uint8_t*>(codes) + 31, 1, cudaMemcpyDeviceToHost));
+      bad[4] = static_cast<std::uint8_t>((bad[4] & 0xF0u) | (n >> 8 & 0xFu));  // keeps code 21's low nibble
+      FASTPAIR_CUDA_TRY(cudaMemcpy(reinterpret_cast<std::uint8_t*>(codes) + 27, bad, sizeof bad, cudaMemcpyHostToDevice));
+    }
     REQUIRE_THROWS_AS(fastpair::decompress(dcol), fastpair::decode_error);
     REQUIRE_THROWS_WITH(fastpair::decompress(dcol), Catch::Contains("dictionary size"));
   }
