@@ -42,7 +42,7 @@ namespace {
 // decodes row r: for each code, read the token's [begin, end) from a dictionary offset table, then
 // copy the token byte by byte from the concatenated dictionary bytes to the output. No shared
 // memory, no coalescing, no vector loads or stores.
-__global__ void naive_decode_kernel(std::uint16_t const* codes, std::uint64_t const* row_code_offsets,
+__global__ void naive_decode_kernel(fastpair::code_stream codes, std::uint64_t const* row_code_offsets,
                                     std::uint64_t const* row_byte_offsets, std::uint32_t const* dict_offsets,
                                     unsigned char const* dict_bytes, std::uint64_t num_rows, std::int64_t* out_offsets,
                                     unsigned char* out_chars)
@@ -74,8 +74,10 @@ fastpair::device_buffer<T> upload(std::vector<T> const& h)
 void launch_naive(fb::prepared& p, naive_inputs const& in, std::int64_t* offsets, unsigned char* chars, cudaStream_t s)
 {
   std::uint64_t const rows = p.dcol.num_rows();
-  std::uint16_t const* codes =
-    p.dcol.low_plane_bytes() == 16 ? p.dcol.view<16>().codes : p.dcol.view<8>().codes;  // u16 codes on device
+  // The codes as the column keeps them: u16 (OnPair-16) or packed 12-bit (OnPair-12, FSST-12).
+  fastpair::code_stream const codes = p.dcol.low_plane_bytes() == 16
+                                        ? fastpair::code_stream{p.dcol.view<16>().codes, p.dcol.view<16>().code_bits}
+                                        : fastpair::code_stream{p.dcol.view<8>().codes, p.dcol.view<8>().code_bits};
   unsigned const blocks = static_cast<unsigned>((rows + 1 + 255) / 256);
   naive_decode_kernel<<<blocks, 256, 0, s>>>(codes, p.dcol.device_row_code_offsets(), p.dcol.device_row_byte_offsets(),
                                              in.dict_offsets.data(), in.dict_bytes.data(), rows, offsets, chars);

@@ -608,7 +608,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
     o.length_stream = ls;
     o.fused_codes   = fc;
     o.row_offsets   = ro;
-    if (rl) o.row_lengths_max_share = 1e9;  // wherever rows fit 2 bytes (default: where <= 5 % of the file)
+    if (rl) o.row_lengths_max_share = 1e9;  // wherever rows fit 2 bytes (default: where cheap, row_lengths_max_share)
     return device_column::device_bytes(col, o);
   };
   bool const fused_applies       = code_space(col.kind) <= 4096;
@@ -742,8 +742,8 @@ int cmd_inspect(std::vector<std::string> const& argv)
   dev_line("+ split_stream", dev_ss, split_gpu, "OnPair-12 with fewer than 20% of the coded tokens longer than 8 B, sm_90+");
   dev_line("+ row_offsets", dev_ro, true, "");
   if (rl_in_default)
-    std::printf("  %-16s in the default (they cost at most 5%% of the file: prepare_options::row_lengths_max_share)\n",
-                "+ row_lengths");
+    std::printf("  %-16s in the default (they cost at most %.0f%% of the stored bytes: prepare_options::row_lengths_max_share)\n",
+                "+ row_lengths", 100.0 * prepare_options{}.row_lengths_max_share);
   else dev_line("+ row_lengths", dev_rl, rl_applies, "a row longer than 65535 B");
   dev_line("old defaults", dev_old, true, "");
   std::printf("  %-16s length_stream + fused_codes + split_stream + row_offsets + row_lengths where they apply\n"
