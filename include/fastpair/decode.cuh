@@ -126,6 +126,12 @@ void check_config_applies(device_column const& col)
 /** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
 struct auto_config {};
 
+namespace detail {
+template <class Config, class OffsetT>
+void decode_located(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                    device_column::row_range const& rr, string_column_view<OffsetT> out, cuda::stream_ref stream);
+}  // namespace detail
+
 /**
  * @brief Decodes rows [row_begin, row_end) of `col` into `out` on `stream`.
  *
@@ -161,7 +167,15 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
                    string_column_view<OffsetT> out, cuda::stream_ref stream = {})
 {
   col.check_usable();
-  device_column::row_range const rr = col.locate_rows(row_begin, row_end, stream);
+  detail::decode_located<Config>(col, row_begin, row_end, col.locate_rows(row_begin, row_end, stream), out, stream);
+}
+
+namespace detail {
+/** decode_column over rows [row_begin, row_end) located at `rr` (device_column::locate_rows). */
+template <class Config, class OffsetT>
+void decode_located(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
+                    device_column::row_range const& rr, string_column_view<OffsetT> out, cuda::stream_ref stream)
+{
   std::uint64_t const n_rows = row_end - row_begin;
   std::uint64_t const bytes  = rr.b1 - rr.b0;
   detail::check_output(out, n_rows, bytes, "expected", "decoded size", true);
@@ -199,6 +213,8 @@ void decode_column(device_column const& col, std::uint64_t row_begin, std::uint6
                                                             col.decoded_bytes(), out.offsets, decoding, stream));
 }
 
+}  // namespace detail
+
 /** @brief Decodes every row of `col` into `out`. @see decode_column(col, row_begin, row_end, out, stream) */
 template <class Config = auto_config, class OffsetT>
 void decode_column(device_column const& col, string_column_view<OffsetT> out, cuda::stream_ref stream = {})
@@ -223,8 +239,9 @@ string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_be
   string_column<OffsetT> out;
   out.num_rows = row_end - row_begin;
   out.offsets  = device_buffer<OffsetT>(out.num_rows + 1, stream, mr);
-  out.chars    = device_buffer<char>(col.decoded_bytes(row_begin, row_end, stream), stream, mr);
-  decode_column<Config>(col, row_begin, row_end, out.view(), stream);
+  device_column::row_range const rr = col.locate_rows(row_begin, row_end, stream);
+  out.chars    = device_buffer<char>(rr.b1 - rr.b0, stream, mr);
+  detail::decode_located<Config>(col, row_begin, row_end, rr, out.view(), stream);
   if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
     throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
                        ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +

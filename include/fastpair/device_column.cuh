@@ -515,8 +515,8 @@ class device_column {
   {
     return {count_words_.data(), count_base_, num_rows_, count_bits_};
   }
-  /** @brief Device row index: entry k = the first code of row k·row_index_rows() (num_rows /
-   *  row_index_rows() + 2 entries, the last = num_codes). */
+  /** @brief Device row index: entry k = the first code of row k·row_index_rows() (ceil(num_rows /
+   *  row_index_rows()) + 1 entries, the last = num_codes). */
   std::uint64_t const* device_block_codes() const noexcept { return block_codes_.data(); }
   /** @brief Device row index: entry k = the decoded position of row k·row_index_rows(). */
   std::uint64_t const* device_block_bytes() const noexcept { return block_bytes_.data(); }
@@ -823,23 +823,27 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
 
   auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
-  if (r.flags & counts_exceed_codes)
-    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
-  if (s.validate) {
-    char const* names[3]           = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
-    std::uint64_t const sizes[3]   = {packed, s.count_bytes, s.sidecar_entries * 8};
+  if (s.validate) {  // the checksums first: a damaged section is named as such
+    char const* names[3]         = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
+    std::uint64_t const sizes[3] = {packed, s.count_bytes, s.sidecar_entries * 8};
     for (int i = 0; i < 3; ++i) {
       if (i == 2 && s.sidecar == nullptr) continue;
       std::uint64_t const computed = fpc2::finish_checksum(r.checksum_sum[i], sizes[i]);
       if (computed != s.checksum[i])
         fail(std::string(names[i]) + ": checksum stored " + std::to_string(s.checksum[i]) + " != computed " + std::to_string(computed));
     }
+  }
+  if (r.flags & counts_exceed_codes)
+    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
+  if (s.validate) {
     if (errors & code_out_of_range) fail("codes: a code is >= the dictionary size " + std::to_string(d.num_tokens_));
     if (total != s.decoded_bytes)
       fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
     if (r.flags & stored_sidecar_differs) fail("sidecar: a stored entry disagrees with the token lengths");
   } else if (!use_stored && total != s.decoded_bytes) {
-    // The decoded size sizes every output: it must be the codes' even without validation.
+    // A recomputed sidecar gives the codes' decoded size for free: it must be the header's, which
+    // sizes every output. (A trusted stored sidecar ends with the header's size; a decode then
+    // reports any disagreement as sidecar_mismatch, and never writes past its output.)
     fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
   }
   for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];

@@ -55,7 +55,7 @@ namespace detail {
 inline predicate_rows rows_of(device_column const& col)
 {
   predicate_rows r;
-  r.codes            = {col.low_plane_bytes() == 8 ? col.view<8>().codes : col.view<16>().codes, code_bits(col.kind())};
+  r.codes            = {col.low_plane_bytes() == 8 ? col.view<8>().codes : col.view<16>().codes, static_cast<std::uint32_t>(code_bits(col.kind()))};
   r.row_byte_offsets = col.device_row_byte_offsets();
   r.row_code_offsets = col.device_row_code_offsets();
   r.num_rows         = col.num_rows();
