@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -40,9 +42,11 @@ int main(int argc, char** argv)
     bool ok = false;
     {
       // example-begin decode
-      // Engine side: read (and validate) the column, upload it once, decode as often as needed.
-      fastpair::compressed_column col = fastpair::read_fpc(path);
-      fastpair::device_column dcol    = fastpair::device_column::prepare(col, stream);
+      // Engine side: the stored bytes of the file (pageable or pinned host memory; a device
+      // buffer goes to prepare_fpc_device) become the device column on the GPU, checked there.
+      std::ifstream file(path, std::ios::binary);
+      std::vector<std::uint8_t> const bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      fastpair::device_column dcol = fastpair::device_column::prepare_fpc_host(bytes.data(), bytes.size(), stream);
 
       // Output in Arrow layout: num_rows + 1 offsets (int32 = utf8, int64 = large_utf8) + chars.
       fastpair::device_buffer<std::int64_t> offsets(dcol.num_rows() + 1, stream);
@@ -55,7 +59,8 @@ int main(int argc, char** argv)
       // example-end decode
 
       // Check: copy back and compare with the CPU reference decoder, byte for byte.
-      fastpair::host_strings const expect = fastpair::decode_reference(col);
+      fastpair::compressed_column const col = fastpair::read_fpc(path);  // host read + validation
+      fastpair::host_strings const expect   = fastpair::decode_reference(col);
       std::vector<std::int64_t> h_off(offsets.size());
       std::vector<char> h_chars(chars.size());
       FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h_off.data(), offsets.data(), h_off.size() * sizeof(std::int64_t),

@@ -46,7 +46,7 @@ export out limit
 sanitize() {  # sanitize "NAME|BINARY|FILTER"
   local name=${1%%|*} rest=${1#*|}
   local bin=${rest%%|*} filter=${rest#*|} tool=${name%%_*} t0=$SECONDS
-  FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki \
+  FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki FASTPAIR_TEST_LIGHT=1 \
     timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$filter" \
     > "$out/san_$name.log" 2>&1
   echo "$? $((SECONDS - t0))" > "$out/san_$name.rc"

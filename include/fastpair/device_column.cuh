@@ -142,7 +142,8 @@ class device_column {
    * @brief Prepares an in-memory column: checks it on the host (validate(), or validate_structure()
    * with prepare_options::validate = false), bit-packs its row code counts, uploads codes, counts
    * and sidecar on `stream` and builds the rest on the GPU as prepare_fpc_host does.
-   * @note Synchronizes `stream` once (to read the token-length histogram and the row index);
+   * @note Synchronizes `stream` once (to read the token-length histogram and the row index), and
+   * once more where it builds the compact row lengths;
    * allocates every device buffer from `mr` (kept by the column, which frees them through it).
    * @param mr the resource of every device allocation (it must outlive the column)
    * @throw format_error if the column is invalid; logic_error on bad options; cuda_error; what `mr` throws.
@@ -188,7 +189,8 @@ class device_column {
    * uploaded as they are stored and checked and expanded on the GPU (docs/FORMAT.md §3). A
    * version-1 image is read on the host (deserialize) and prepared with prepare(col).
    * @note Synchronizes `stream` once (to read the checks, the token-length histogram and the row
-   * index). The bytes may be released when it returns.
+   * index), and once more where it builds the compact row lengths (the longest row). The bytes
+   * may be released when it returns.
    * @throw format_error naming what is wrong in an invalid image; logic_error on bad options;
    *        cuda_error; what `mr` throws.
    */
@@ -199,7 +201,7 @@ class device_column {
     auto const* p = static_cast<std::uint8_t const*>(bytes);
     FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_host: null bytes");
     fpc_header const h = parse_fpc_header(p, size);
-    if (h.version == 1) return prepare(deserialize(p, size), stream, opt, mr);
+    if (h.version == 1) return prepare(deserialize(p, size), stream, validated(opt), mr);  // deserialize validates
     check_image_size(h, size);
     std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
     for (std::uint32_t id = 1; id <= detail::fpc2::num_sections; ++id)
@@ -230,7 +232,7 @@ class device_column {
     if (h.version == 1) {
       std::vector<std::uint8_t> all(size);
       copy_to_host(all.data(), p, size, stream);
-      return prepare(deserialize(all.data(), size), stream, opt, mr);
+      return prepare(deserialize(all.data(), size), stream, validated(opt), mr);  // deserialize validates
     }
     check_image_size(h, size);
     // Header, dictionary and the codes' section header are contiguous; the other two section
@@ -614,6 +616,13 @@ class device_column {
     s.validate        = validate;
     s.checksum[0] = sums[3], s.checksum[1] = sums[4], s.checksum[2] = sums[5];
     return s;
+  }
+
+  /** `opt` for a column deserialize() has already validated. */
+  static prepare_options validated(prepare_options opt) noexcept
+  {
+    opt.validate = false;
+    return opt;
   }
 
   /** The length nibbles of every entry of the code space (planes.hpp's lengths plane). */
