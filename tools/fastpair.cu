@@ -506,18 +506,6 @@ char const* const inspect_about =
   "prepared column by prepare option (the lean default and each accelerator: estimates, no GPU needed).\n"
   "INPUT.fpc may be '-' (stdin).\n";
 
-/** Device bytes the split stream adds on sm_90+ (prepare_options::split_stream), as
- *  device_column::device_bytes(col, opt) counts them on such a GPU. That estimate applies the
- *  rule of the GPU present (detail::current_arch_bucket()), none without one; inspect assumes
- *  sm_90, as for W, so it counts them here. Keep in step with device_column.cuh. */
-std::uint64_t split_stream_device_bytes_sm90(compressed_column const& col, length_histogram const& h)
-{
-  std::uint64_t long_codes = 0;
-  for (int len = 9; len <= 16; ++len) long_codes += h[len];
-  std::uint64_t const words = col.num_codes + long_codes;
-  return 2 * words + (words / std::max<std::uint32_t>(col.sidecar_stride, 1) + 2) * 8 + 8192 * 8 + 4096 + 512;
-}
-
 std::string json_escape(std::string_view s)
 {
   std::string o;
@@ -603,20 +591,20 @@ int cmd_inspect(std::vector<std::string> const& argv)
   // estimates: no GPU needed). The split stream's share follows the sm_90 rule, as W above.
   // "old defaults": what prepare built before the accelerators became opt-in (length stream,
   // fused codes, split stream, 8-byte row offsets, row lengths wherever rows fit 2 bytes).
-  auto estimate = [&](bool ls, bool fc, bool ro, bool rl) {
+  auto estimate = [&](bool ls, bool fc, bool ro, bool rl, bool ss = false) {
     prepare_options o;
     o.length_stream = ls;
     o.fused_codes   = fc;
     o.row_offsets   = ro;
+    o.split_stream  = ss;
     if (rl) o.row_lengths_max_share = 1e9;  // wherever rows fit 2 bytes (default: where cheap, row_lengths_max_share)
-    return device_column::device_bytes(col, o);
+    return device_column::device_bytes(col, o, arch_bucket::sm90);  // inspect assumes sm_90, as for W
   };
   bool const fused_applies       = code_space(col.kind) <= 4096;
-  std::uint64_t const split_more = split_gpu ? split_stream_device_bytes_sm90(col, h) : 0;
   std::uint64_t const dev_default = estimate(false, false, false, false), dev_ls = estimate(true, false, false, false),
                       dev_fc = estimate(false, true, false, false), dev_ro = estimate(false, false, true, false),
-                      dev_rl = estimate(false, false, false, true), dev_ss = dev_default + split_more,
-                      dev_old = estimate(true, true, true, true) + split_more;
+                      dev_rl = estimate(false, false, false, true), dev_ss = estimate(false, false, false, false, true),
+                      dev_old = estimate(true, true, true, true, true);
   std::uint64_t longest_row = 0;
   for (std::size_t r = 0; r < col.num_rows(); ++r)
     longest_row = std::max<std::uint64_t>(longest_row, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
@@ -624,7 +612,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
   bool const rl_in_default = [&] {
     prepare_options o;
     o.row_lengths_max_share = 0;
-    return device_column::device_bytes(col, o) != dev_default;
+    return device_column::device_bytes(col, o, arch_bucket::sm90) != dev_default;
   }();
   std::uint64_t const fpc_v1 = fpc_file_bytes(col, fpc_version_1), fpc_v2 = fpc_file_bytes(col, fpc_version_2);
   std::vector<std::size_t> order;

@@ -97,9 +97,11 @@ class device_column {
 
   /**
    * @brief An upper estimate of the device memory prepare(col, stream, opt) keeps (not counting
-   * the allocator's rounding); device_bytes() of the prepared column is the exact figure.
+   * the allocator's rounding) on a GPU of architecture bucket `arch` (which decides whether the
+   * split stream applies: sm_90+); device_bytes() of the prepared column is the exact figure.
    */
-  static std::uint64_t device_bytes(compressed_column const& col, prepare_options const& opt = {})
+  static std::uint64_t device_bytes(compressed_column const& col, prepare_options const& opt = {},
+                                    arch_bucket arch = detail::current_arch_bucket())
   {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
     std::uint64_t const count_bytes = detail::fpc2::count_bytes(rows, count_bits_of(col));
@@ -113,11 +115,13 @@ class device_column {
       std::uint64_t longest = 0;
       for (std::uint64_t r = 0; r < rows; ++r) longest = std::max(longest, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
       std::uint64_t const per_row = longest <= 0xFF ? 1 : longest <= 0xFFFF ? 2 : 0;
-      if (per_row && double(rows * per_row) <= opt.row_lengths_max_share * double(fpc_file_bytes(col))) bytes += rows * per_row;
+      double const stored = stored_bytes_of(col.dict, packed_code_bytes(col.kind, n), count_bytes, col.sidecar_entries());
+      if (per_row && double(rows) <= opt.row_lengths_max_share * stored && double(rows * per_row) <= opt.row_lengths_max_share * stored)
+        bytes += rows * per_row;
     }
     if (opt.split_stream && col.kind == codec::onpair12) {
       auto const h = token_length_histogram(col);
-      if (detail::auto_split_stream(col.kind, h, detail::current_arch_bucket())) {
+      if (detail::auto_split_stream(col.kind, h, arch)) {
         std::uint64_t long_codes = 0;
         for (int len = 9; len <= 16; ++len) long_codes += h[len];
         std::uint64_t const words = n + long_codes;
@@ -618,6 +622,14 @@ class device_column {
     return s;
   }
 
+  /** The stored bytes the row lengths' share is measured against: dictionary (bytes + a length
+   *  byte per token), packed codes, row code counts, sidecar. */
+  static double stored_bytes_of(dictionary const& dict, std::uint64_t packed, std::uint64_t count_bytes,
+                                std::uint64_t sidecar_entries) noexcept
+  {
+    return double(dict.bytes.size() + dict.size() + packed + count_bytes + 8 * sidecar_entries);
+  }
+
   /** `opt` for a column deserialize() has already validated. */
   static prepare_options validated(prepare_options opt) noexcept
   {
@@ -873,7 +885,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   if (opt.fused_codes && code_space(s.kind) <= 4096) d.build_fused_codes(stream);
   if (opt.row_offsets) d.build_row_offsets(stream);
   // The compact row lengths where 1 byte per row is within the share of the stored bytes.
-  double const stored = double(dict.bytes.size() + dict.size() + packed + s.count_bytes + 8 * s.sidecar_entries);
+  double const stored = stored_bytes_of(dict, packed, s.count_bytes, s.sidecar_entries);
   if (s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
   return d;
