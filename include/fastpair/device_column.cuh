@@ -181,7 +181,8 @@ class device_column {
     s.sidecar         = col.sidecar.empty() ? nullptr : col.sidecar.data();
     s.sidecar_entries = col.sidecar.size();
     s.validate        = false;  // validate() has checked the content on the host
-    device_column d   = prepare_sections(s, col.dict, cudaMemcpyHostToDevice, stream, opt, mr);
+    device_column d   = prepare_sections(
+      s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr);
     if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
       d.upload_split_stream(col, stream);
     return d;
@@ -210,8 +211,11 @@ class device_column {
     std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
     for (std::uint32_t id = 1; id <= detail::fpc2::num_sections; ++id)
       sums[id] = check_section(h, id, p + h.layout.header_at[id]);
-    dictionary const dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
-    return prepare_sections(sections_of(h, p, sums, opt.validate), dict, cudaMemcpyHostToDevice, stream, opt, mr);
+    dictionary dict;
+    auto read_dictionary = [&]() -> dictionary const& {
+      return dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
+    };
+    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr);
   }
 
   /**
@@ -251,9 +255,13 @@ class device_column {
     for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
     sums[4] = check_section(h, 4, sec[0]);
     sums[5] = check_section(h, 5, sec[1]);
-    dictionary const dict =
-      read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2], sums[1], sums[2]);
-    return prepare_sections(sections_of(h, p, sums, opt.validate), dict, cudaMemcpyDeviceToDevice, stream, opt, mr);
+    dictionary dict;
+    auto read_dictionary = [&]() -> dictionary const& {
+      return dict = read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2],
+                                        sums[1], sums[2]);
+    };
+    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
+                            opt, mr);
   }
 
   /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths_max_share):
@@ -646,7 +654,12 @@ class device_column {
     return l;
   }
 
-  static device_column prepare_sections(stored_sections const& s, dictionary const& dict, cudaMemcpyKind copy,
+  /** Builds the column from stored sections. The sections' copies are queued first; then
+   *  `dictionary_of()` (returning `dictionary const&`) gives the dictionary, so that the host reads
+   *  and checks it while the copies run. If it throws, the stream is synchronized first (the
+   *  copies read the caller's bytes). */
+  template <class DictionaryOf>
+  static device_column prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of, cudaMemcpyKind copy,
                                         cuda::stream_ref stream, prepare_options const& opt,
                                         device_async_resource_ref mr);
 
@@ -735,7 +748,8 @@ class device_column {
 };
 
 
-inline device_column device_column::prepare_sections(stored_sections const& s, dictionary const& dict,
+template <class DictionaryOf>
+inline device_column device_column::prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of,
                                                      cudaMemcpyKind copy, cuda::stream_ref stream,
                                                      prepare_options const& opt, device_async_resource_ref mr)
 {
@@ -753,39 +767,74 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   d.decoded_bytes_ = s.decoded_bytes;
   d.count_bits_    = s.count_bits;
   d.count_base_    = s.count_base;
-  d.num_tokens_    = static_cast<std::uint32_t>(dict.size());
   d.stride_        = s.stride;
   std::uint64_t const n = s.num_codes;
   auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) {
     return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + per_block - 1) / per_block, 8192)));
   };
 
-  // The length plane first: the checks and the histogram read token lengths.
+  // 1. The stored sections' copies, queued before anything reads the dictionary: the host parses
+  // and checks it while they run (from pinned or device memory they are asynchronous).
+  // Codes: kept as stored (u16 for OnPair-16, packed 12-bit for the others: column_view::code_bits).
+  std::uint64_t const packed = packed_code_bytes(s.kind, n);
+  d.codes_                   = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
+  if (packed) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
+  // Row code counts as stored, in whole 8-byte words plus one zero word (unpack reads pairs).
+  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
+  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, st));
+  // The sidecar: recomputed (and compared with a stored one) unless a stored one is trusted.
+  std::uint64_t const nseg = d.num_segments();
+  d.sidecar_               = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
+  bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
+  device_buffer<std::uint64_t> stored_sidecar;  // the stored one, to compare with the recomputed one
+  if (use_stored) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, st));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, st));
+  } else if (s.sidecar != nullptr && s.validate) {
+    stored_sidecar = device_buffer<std::uint64_t>(s.sidecar_entries, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, st));
+  }
+
+  // 2. The dictionary (host), while the copies run; the length plane first: the checks and the
+  // histogram read token lengths.
+  dictionary const* dict_read = nullptr;
+  try {
+    dict_read = &dictionary_of();
+  } catch (...) {
+    (void)cudaStreamSynchronize(st);  // the copies read the caller's bytes: let them finish
+    throw;
+  }
+  dictionary const& dict = *dict_read;
+  d.num_tokens_          = static_cast<std::uint32_t>(dict.size());
   std::vector<std::uint8_t> const lengths = length_plane(s.kind, dict);
   d.lengths_ptr_ = upload_texture_aligned(lengths, d.lengths_, stream, mr);
+  // From pinned host memory the copies are still running: the host builds the planes of both
+  // widths now (the histogram picks one later), off the critical path. From pageable memory the
+  // copies are done and the device's are short: only the chosen width's, after the histogram.
+  bool early_planes = false;
+  if (copy == cudaMemcpyHostToDevice && packed > 0) {
+    cudaPointerAttributes where{};
+    if (cudaPointerGetAttributes(&where, s.codes) == cudaSuccess) early_planes = where.type == cudaMemoryTypeHost;
+    else (void)cudaGetLastError();  // not an error of the caller's: the planes are built later
+  }
+  dictionary_planes early[2];  // W = 8, W = 16
+  if (early_planes)
+    for (int i = 0; i < 2; ++i)
+      if (opt.low_plane_bytes == 0 || opt.low_plane_bytes == 8 * (i + 1)) early[i] = build_planes(s.kind, dict, 8 * (i + 1));
   device_buffer<prepare_report> report(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
   d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
   auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
 
-  // Codes: kept as stored (u16 for OnPair-16, packed 12-bit for the others: column_view::code_bits).
-  std::uint64_t const packed = packed_code_bytes(s.kind, n);
-  d.codes_                   = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
-  if (packed) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
+  // 3. The checks and the indexes, on the GPU.
   if (s.validate && packed)
     section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(reinterpret_cast<std::uint8_t const*>(d.codes_.data()), packed, sum_of(0));
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
-
-  // Row code counts as stored, in whole 8-byte words plus one zero word (unpack reads pairs).
-  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
-  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, st));
   if (s.validate && s.count_bytes)
     section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
       reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
-
-  // The sidecar: recomputed (and compared with a stored one) unless a stored one is trusted.
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
   v.codes          = d.codes_.data();
   v.code_bits      = static_cast<std::uint32_t>(code_bits(s.kind));
@@ -794,21 +843,14 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
   v.num_tokens     = d.num_tokens_;
   v.sidecar_stride = s.stride;
   v.error          = d.error_.data();
-  std::uint64_t const nseg = d.num_segments();
-  d.sidecar_               = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
-  v.sidecar                = d.sidecar_.data();
-  bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
-  if (use_stored) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, st));
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, st));
-  } else {
+  v.sidecar        = d.sidecar_.data();
+  if (!use_stored) {
     d.regenerate_sidecar_on(v, stream, mr);
-    if (s.sidecar != nullptr && s.validate) {
-      device_buffer<std::uint64_t> stored(s.sidecar_entries, stream, mr);
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored.data(), s.sidecar, s.sidecar_entries * 8, copy, st));
+    if (stored_sidecar.data() != nullptr) {
       section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
-        reinterpret_cast<std::uint8_t const*>(stored.data()), s.sidecar_entries * 8, sum_of(2));
-      compare_sidecar_kernel<<<grid(nseg), 256, 0, st>>>(stored.data(), d.sidecar_.data(), std::min(nseg, s.sidecar_entries), report.data());
+        reinterpret_cast<std::uint8_t const*>(stored_sidecar.data()), s.sidecar_entries * 8, sum_of(2));
+      compare_sidecar_kernel<<<grid(nseg), 256, 0, st>>>(stored_sidecar.data(), d.sidecar_.data(),
+                                                         std::min(nseg, s.sidecar_entries), report.data());
     }
   }
 
@@ -871,7 +913,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, d
 
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.w_        = w;
-  dictionary_planes const planes = build_planes(s.kind, dict, w);
+  dictionary_planes const planes = early_planes ? std::move(early[w / 8 - 1]) : build_planes(s.kind, dict, w);
   d.lo_ptr_ = upload_texture_aligned(planes.lo, d.lo_, stream, mr);
   d.hi_     = upload(planes.hi, stream, mr);
   // Texture objects over the low plane and the lengths, for the texture gather strategies

@@ -147,6 +147,14 @@ std::vector<named_column> synthetic_columns(codec kind)
   }
   // 1 025 rows of 0..9 codes at stride 1: one row past the first row index block.
   out.push_back({"1025 rows, stride 1", ft::random_column(kind, dict, 1025, {0.0, 0.1, 9}, 16, 1)});
+  // Stride 2 000: the offsets pass walks each segment in several windows of codes.
+  out.push_back({"stride 2000", ft::random_column(kind, dict, 3000, {0.0, 0.2, 40}, 18, 2000)});
+  // Runs of 300 empty rows between rows of 3 codes: many rows start at one code.
+  {
+    std::vector<std::uint64_t> counts(3010);
+    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = i % 301 == 300 ? 3 : 0;
+    out.push_back({"runs of 300 empty rows", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 19), 4)});
+  }
   // A single row; and no row at all.
   out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
   out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
