@@ -12,6 +12,8 @@
 #include <fastpair/planes.hpp>
 #include <fastpair/reference.hpp>
 
+#include "../tests/utils/fpc_checksums.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,44 +22,8 @@
 
 namespace {
 
-// Version 2: the header checksum over [0, 88), then the fpc64p checksum of every section whose
-// header and payload lie inside the input (walking the 16-byte aligned section chain).
-void fix_checksums_v2(std::vector<std::uint8_t>& b)
-{
-  namespace fpc2 = fastpair::detail::fpc2;
-  using fastpair::detail::load_le64;
-  using fastpair::detail::store_le64;
-  if (b.size() < fpc2::header_bytes) return;
-  store_le64(b.data() + fpc2::at::checksum, fastpair::fpc_checksum(b.data(), fpc2::at::checksum));
-  std::size_t pos = fpc2::header_bytes;
-  while (pos <= b.size() && b.size() - pos >= fpc2::section_header_bytes) {
-    std::uint64_t const sz = load_le64(b.data() + pos + 8);
-    std::size_t const body = pos + fpc2::section_header_bytes;
-    if (sz > b.size() - body) return;
-    store_le64(b.data() + pos + 16, fpc2::section_checksum(b.data() + body, sz));
-    pos = static_cast<std::size_t>(fpc2::align_up(body + sz));
-  }
-}
-
-// Rewrites the header checksum and the checksum of every section whose header and payload lie
-// inside the input (walking the section chain as the reader does), by the input's version field.
-void fix_checksums(std::vector<std::uint8_t>& b)
-{
-  using fastpair::detail::load_le64;
-  using fastpair::detail::store_le64;
-  if (b.size() >= 12 && fastpair::detail::load_le32(b.data() + 8) == fastpair::fpc_version_2)
-    return fix_checksums_v2(b);
-  if (b.size() < fastpair::fpc_header_bytes) return;
-  store_le64(b.data() + 72, fastpair::fpc_checksum(b.data(), 72));
-  std::size_t pos = fastpair::fpc_header_bytes;
-  while (b.size() - pos >= fastpair::fpc_section_header_bytes) {
-    std::uint64_t const sz = load_le64(b.data() + pos + 8);
-    std::size_t const body = pos + fastpair::fpc_section_header_bytes;
-    if (sz > b.size() - body) return;
-    store_le64(b.data() + pos + 16, fastpair::fpc_checksum(b.data() + body, sz));
-    pos = body + sz;
-  }
-}
+// The header and section checksums recomputed in place (both versions).
+using fastpair::testing::fix_fpc_checksums;
 
 void check_one(std::uint8_t const* data, std::size_t size)
 {
@@ -100,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
 {
   check_one(data, size);
   std::vector<std::uint8_t> fixed(data, data + size);
-  fix_checksums(fixed);
+  fix_fpc_checksums(fixed);
   if (fixed.size() != size || (size && std::memcmp(fixed.data(), data, size) != 0))
     check_one(fixed.data(), fixed.size());
   return 0;

@@ -6,6 +6,7 @@
 #include <fastpair/reference.hpp>
 
 #include "utils/columns.hpp"
+#include "utils/fpc_checksums.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -39,38 +40,8 @@ compressed_column sample(codec c, bool sidecar = true)
 
 // Recomputes the header checksum and every in-bounds section checksum (as the fuzzer does), so a
 // test can corrupt a field and reach the check that follows the checksums.
-void fix_checksums_v2(std::vector<std::uint8_t>& b);
-void fix_checksums(std::vector<std::uint8_t>& b)
-{
-  if (b.size() >= 12 && load_le32(b.data() + 8) == 2) return fix_checksums_v2(b);
-  if (b.size() < fpc_header_bytes) return;
-  store_le64(b.data() + 72, fpc_checksum(b.data(), 72));
-  std::size_t pos = fpc_header_bytes;
-  while (b.size() - pos >= fpc_section_header_bytes) {
-    std::uint64_t const sz = load_le64(b.data() + pos + 8);
-    std::size_t const body = pos + fpc_section_header_bytes;
-    if (sz > b.size() - body) return;
-    store_le64(b.data() + pos + 16, fpc_checksum(b.data() + body, sz));
-    pos = body + sz;
-  }
-}
-
-// Version 2: the header checksum over [0, 88), then every in-bounds section's fpc64p checksum,
-// walking the 16-byte aligned section chain.
-void fix_checksums_v2(std::vector<std::uint8_t>& b)
-{
-  namespace fpc2 = fastpair::detail::fpc2;
-  if (b.size() < fpc2::header_bytes) return;
-  store_le64(b.data() + 88, fpc_checksum(b.data(), 88));
-  std::size_t pos = fpc2::header_bytes;
-  while (pos <= b.size() && b.size() - pos >= fpc2::section_header_bytes) {
-    std::uint64_t const sz = load_le64(b.data() + pos + 8);
-    std::size_t const body = pos + fpc2::section_header_bytes;
-    if (sz > b.size() - body) return;
-    store_le64(b.data() + pos + 16, fpc2::section_checksum(b.data() + body, sz));
-    pos = static_cast<std::size_t>(fpc2::align_up(body + sz));
-  }
-}
+void fix_checksums(std::vector<std::uint8_t>& b) { fastpair::testing::fix_fpc_checksums(b); }
+void fix_checksums_v2(std::vector<std::uint8_t>& b) { fastpair::testing::fix_fpc_checksums_v2(b); }
 
 // Offset of section `id`'s 24-byte header in a well-formed file.
 std::size_t section_at(std::vector<std::uint8_t> const& b, std::uint32_t id)
