@@ -623,6 +623,155 @@ inline selection_bitmask select_suffix(compressed_column const& col, std::string
   return select_like(col, like_kind::suffix, pattern, opt);
 }
 
+/**
+ * @brief A LIKE pattern of any number of `%`-separated parts ('%special%requests%', 'a%b', 'abc'),
+ * compiled to one byte automaton over the parts and lifted to a token table like like_matcher.
+ * Host only (the GPU predicates take like_matcher's three forms).
+ *
+ * Parts in order: the first is anchored at the row's start unless the pattern starts with '%', the
+ * last at its end unless the pattern ends with '%'; the parts between are found in order, each at
+ * its earliest occurrence after the previous one (leftmost matching, which finds an occurrence
+ * sequence whenever one exists). Per part, from a base state b:
+ * @code{.text}
+ *  anchored start   b + q: the first q bytes matched; a differing byte -> dead (absorbing)
+ *  floating         KMP states b + q (q < m), full match -> the next part's first state
+ *  anchored end     KMP states b + 0 .. b + m without the latch; the row matches iff it ends in b + m
+ *  no '%' at all    the anchored-start states, then one state that any further byte kills
+ * @endcode
+ * After the last floating or anchored-start part, an absorbing accept state. '%' is the only
+ * wildcard: a pattern with '_' (one character) or an escape is refused (logic_error), not matched
+ * literally.
+ */
+class like_pattern {
+ public:
+  /** @brief Compiles `pattern` against `dict` (kept by pointer: it must outlive the matcher). */
+  like_pattern(dictionary const& dict, std::string_view pattern, like_options const& opt = {}) : dict_(&dict)
+  {
+    FASTPAIR_EXPECTS(pattern.find('_') == std::string_view::npos && pattern.find('\\') == std::string_view::npos,
+                     "like_pattern: only '%' is supported as a wildcard ('_' and escapes are not)");
+    std::vector<std::string_view> parts;
+    for (std::size_t b = 0;;) {
+      std::size_t const e = pattern.find('%', b);
+      parts.push_back(pattern.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+      if (e == std::string_view::npos) break;
+      b = e + 1;
+    }
+    bool const exact = parts.size() == 1, start_anchored = !parts.front().empty(),
+               end_anchored = parts.size() > 1 && !parts.back().empty();
+    for (auto const part : parts) min_bytes_ += part.size();
+    // States: the parts' states in order, then accept (absorbing, or the exact pattern's end
+    // state), then dead.
+    struct seg {
+      std::string_view p;
+      char kind;  // 's' anchored start (or exact), 'f' floating, 'e' anchored end
+      std::uint32_t base;
+    };
+    std::vector<seg> segs;
+    std::uint32_t n_states = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (parts[i].empty()) continue;
+      char const kind = (i == 0 && start_anchored) ? 's' : (i + 1 == parts.size() && end_anchored) ? 'e' : 'f';
+      segs.push_back({parts[i], kind, n_states});
+      n_states += static_cast<std::uint32_t>(parts[i].size()) + (kind == 'e' ? 1 : 0);
+    }
+    std::uint32_t const fin = n_states, dead = n_states + 1;
+    states_ = n_states + 2;
+    absorbing_.assign(states_, 0);
+    absorbing_[dead] = 1;
+    if (!exact) absorbing_[fin] = 1;
+    accept_ = (!segs.empty() && segs.back().kind == 'e') ? segs.back().base + static_cast<std::uint32_t>(segs.back().p.size()) : fin;
+    start_  = segs.empty() ? fin : segs.front().base;
+    dfa_.assign(std::size_t{states_} * 256, 0);
+    auto at = [&](std::uint32_t q, unsigned b) -> std::uint32_t& { return dfa_[std::size_t{q} * 256 + b]; };
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      seg const& g        = segs[k];
+      auto const m        = static_cast<std::uint32_t>(g.p.size());
+      std::uint32_t const next = k + 1 < segs.size() ? segs[k + 1].base : fin;
+      auto byte = [&](std::uint32_t q) { return static_cast<std::uint8_t>(g.p[q]); };
+      if (g.kind == 's') {
+        for (std::uint32_t q = 0; q < m; ++q) {
+          for (unsigned b = 0; b < 256; ++b) at(g.base + q, b) = dead;
+          at(g.base + q, byte(q)) = q + 1 == m ? next : g.base + q + 1;
+        }
+        continue;
+      }
+      // KMP rows: row q copies the row of the restart state x and overrides the pattern byte.
+      std::uint32_t const rows = g.kind == 'e' ? m + 1 : m;
+      std::uint32_t x          = 0;  // local restart state
+      for (unsigned b = 0; b < 256; ++b) at(g.base, b) = g.base;
+      at(g.base, byte(0)) = (m == 1 && g.kind == 'f') ? next : g.base + 1;
+      for (std::uint32_t q = 1; q < rows; ++q) {
+        for (unsigned b = 0; b < 256; ++b) at(g.base + q, b) = at(g.base + x, b);
+        if (q < m) {
+          at(g.base + q, byte(q)) = (q + 1 == m && g.kind == 'f') ? next : g.base + q + 1;
+          x                       = at(g.base + x, byte(q)) - g.base;  // < q + 1 <= m - 1 + 1: inside
+        }
+      }
+    }
+    for (unsigned b = 0; b < 256; ++b) {
+      at(fin, b)  = exact ? dead : fin;
+      at(dead, b) = dead;
+    }
+    // The token table, where it fits: every token from every state.
+    std::size_t const n = dict.size();
+    if (n * states_ * sizeof(std::uint32_t) <= opt.max_table_bytes) {
+      table_.resize(n * states_);
+      for (std::size_t c = 0; c < n; ++c)
+        for (std::uint32_t q = 0; q < states_; ++q) table_[c * states_ + q] = step_bytes(q, dict.data(c), dict.length(c));
+    }
+  }
+
+  std::uint32_t num_states() const noexcept { return states_; }
+  std::uint32_t start() const noexcept { return start_; }
+  std::uint32_t accept() const noexcept { return accept_; }
+  bool absorbing(std::uint32_t q) const noexcept { return absorbing_[q] != 0; }
+  bool has_table() const noexcept { return !table_.empty(); }
+  /** @brief The bytes of the pattern less its '%': no shorter row matches. */
+  std::size_t min_bytes() const noexcept { return min_bytes_; }
+
+  /** @brief The state after `len` raw bytes from state q (the byte automaton). */
+  std::uint32_t step_bytes(std::uint32_t q, std::uint8_t const* p, std::size_t len) const noexcept
+  {
+    for (std::size_t i = 0; i < len && !absorbing(q); ++i) q = dfa_[std::size_t{q} * 256 + p[i]];
+    return q;
+  }
+  /** @brief The state after token `code` from state q (one lookup with the table). */
+  std::uint32_t step(std::uint32_t q, std::uint32_t code) const noexcept
+  {
+    if (!table_.empty()) return table_[std::size_t{code} * states_ + q];
+    return step_bytes(q, dict_->data(code), dict_->length(code));
+  }
+  /** @brief True if row r of `col` (whose dictionary this was compiled against) matches. */
+  bool row_matches(compressed_column const& col, std::uint64_t r) const noexcept
+  {
+    if (detail::row_bytes(col, r) < min_bytes_) return false;
+    std::uint32_t q = start_;
+    for (std::uint64_t j = col.row_code_offsets[r]; j < col.row_code_offsets[r + 1] && !absorbing(q); ++j)
+      q = step(q, code_at(col.kind, col.codes.data(), j));
+    return q == accept_;
+  }
+
+ private:
+  dictionary const* dict_;
+  std::uint32_t states_ = 0, start_ = 0, accept_ = 0;
+  std::size_t min_bytes_ = 0;
+  std::vector<std::uint8_t> absorbing_;
+  std::vector<std::uint32_t> dfa_;    // states x 256
+  std::vector<std::uint32_t> table_;  // tokens x states
+};
+
+/** @brief `col LIKE pattern` for any pattern of `%`-separated parts (like_pattern), on the codes. */
+inline selection_bitmask select_like_pattern(compressed_column const& col, std::string_view pattern,
+                                             like_options const& opt = {})
+{
+  detail::expect_column_shape(col);
+  like_pattern const lp(col.dict, pattern, opt);
+  selection_bitmask m(col.num_rows());
+  for (std::uint64_t r = 0; r < col.num_rows(); ++r)
+    if (lp.row_matches(col, r)) m.set(r);
+  return m;
+}
+
 // -------------------------------------------------------------------------------------------------
 // Splitting rows across threads: state maps composed by a scan
 // -------------------------------------------------------------------------------------------------

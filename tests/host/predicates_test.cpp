@@ -217,6 +217,77 @@ TEST_CASE("predicates: adversarial columns, every codec, against decode-then-com
   }
 }
 
+namespace {
+
+/** SQL LIKE with '%' as the only wildcard, on raw bytes (the two-pointer glob match). */
+bool ref_like_pattern(std::string_view row, std::string_view pat)
+{
+  std::size_t i = 0, j = 0, star = std::string_view::npos, mark = 0;
+  while (i < row.size()) {
+    if (j < pat.size() && pat[j] != '%' && pat[j] == row[i]) {
+      ++i, ++j;
+    } else if (j < pat.size() && pat[j] == '%') {
+      star = j++;
+      mark = i;
+    } else if (star != std::string_view::npos) {
+      j = star + 1;
+      i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (j < pat.size() && pat[j] == '%') ++j;
+  return j == pat.size();
+}
+
+}  // namespace
+
+TEST_CASE("predicates: LIKE patterns of several %-separated parts, every codec, against a byte LIKE",
+          "[predicates]")
+{
+  fastpair::host_strings const rows = adversarial_rows(21);
+  // Fixed shapes (anchors, empty parts, overlapping and repeated parts, bytes 0x00 / 0xFF, UTF-8)
+  // and random ones cut from the rows.
+  std::set<std::string> pats = {"", "%", "%%", "a", "a%", "%a", "%a%", "a%a", "a%b", "%ab%ab%", "%aab%aba",
+                                "aba%", "ab%%ba", "%a%a%a%a%", "%abab%abab%", "%aa%aa", "a%%", "%%a",
+                                std::string("%\0%\xff%", 5), "%\xc3\xa9%\xe6\x97\xa5%", "%zzz%a%", "x%x%x"};
+  ft::rng r(22);
+  for (int i = 0; i < 60; ++i) {
+    std::string_view row = rows.row(r.below(rows.num_rows()));
+    std::string p        = r.below(2) ? "%" : "";
+    for (std::uint64_t k = 0, parts = 1 + r.below(3); k < parts && !row.empty(); ++k) {
+      std::uint64_t const pos = r.below(row.size()), len = std::min<std::uint64_t>(1 + r.below(6), row.size() - pos);
+      p += std::string(row.substr(pos, len)) + (k + 1 < parts ? "%" : "");
+      row = row.substr(pos + len);
+    }
+    if (r.below(2)) p += "%";
+    if (p.find('_') == std::string::npos && p.find('\\') == std::string::npos) pats.insert(p);
+  }
+  for (codec kind : all_codecs) {
+    INFO("codec " << fastpair::codec_name(kind));
+    auto const col = eager_column(rows, kind);
+    for (std::string const& p : pats) {
+      INFO("pattern " << show(p));
+      auto const want = ref_mask(rows, [&](std::string_view row) { return ref_like_pattern(row, p); });
+      CHECK_MASK(fastpair::select_like_pattern(col, p), want);
+      fastpair::like_pattern const bytes(col.dict, p, fastpair::like_options{0});
+      CHECK(!bytes.has_table());
+      fastpair::selection_bitmask got(col.num_rows());
+      for (std::uint64_t row = 0; row < col.num_rows(); ++row)
+        if (bytes.row_matches(col, row)) got.set(row);
+      CHECK_MASK(got, want);
+    }
+    // The one-part forms agree with like_matcher's.
+    CHECK(fastpair::select_like_pattern(col, "%ab%") == fastpair::select_substring(col, "ab"));
+    CHECK(fastpair::select_like_pattern(col, "ab%") == fastpair::select_prefix(col, "ab"));
+    CHECK(fastpair::select_like_pattern(col, "%ab") == fastpair::select_suffix(col, "ab"));
+    CHECK(fastpair::select_like_pattern(col, "ab") == fastpair::select_equal(col, "ab"));
+  }
+  auto const col = eager_column(rows, codec::onpair12);
+  CHECK_THROWS_AS(fastpair::select_like_pattern(col, "a_b"), fastpair::logic_error);
+  CHECK_THROWS_AS(fastpair::select_like_pattern(col, "a\\%b"), fastpair::logic_error);
+}
+
 TEST_CASE("predicates: a literal's codes are the codes of every row equal to it", "[predicates]")
 {
   // The subtlety behind equality on codes: rows are parsed independently from their start by a

@@ -11,7 +11,8 @@
 //                where <values file> <op> <argument>...   (every `where` line is ANDed)
 //                materialize <values file>                (columns printed for each selected row)
 //              a values file holds one value per line (the column in row order);
-//              op: eq, ne, in, prefix, not_prefix, suffix, substring, prefix_in (OR of prefixes)
+//              op: eq, ne, in, prefix, not_prefix, suffix, substring, prefix_in (OR of prefixes),
+//                  like, not_like (a pattern of %-separated parts: select_like_pattern)
 // Output: one line per selected row, "<row>\t<value of each materialised column>...", then
 //         "count\t<selected rows>". Exit 2 with a message on bad input.
 #include <fastpair/encode.hpp>
@@ -79,6 +80,8 @@ selection_bitmask evaluate(fastpair::compressed_column const& col, std::string c
   if (op == "not_prefix") return need(1), complement(fastpair::select_prefix(col, args[0]));
   if (op == "suffix") return need(1), fastpair::select_suffix(col, args[0]);
   if (op == "substring") return need(1), fastpair::select_substring(col, args[0]);
+  if (op == "like") return need(1), fastpair::select_like_pattern(col, args[0]);
+  if (op == "not_like") return need(1), complement(fastpair::select_like_pattern(col, args[0]));
   if (op == "in") {
     std::vector<std::string_view> lits(args.begin(), args.end());
     return fastpair::select_in(col, lits);
