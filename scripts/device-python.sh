@@ -39,19 +39,11 @@ FASTPAIR_DATA_DIR=$data python3 -m pytest -v -rs python/tests > "$out/pytest.log
 echo "pytest rc=$?: $(tail -1 "$out/pytest.log")" | tee -a "$out/steps.log"
 
 step bench
-rm -rf /tmp/fastpair-fpc
-python3 python/benchmarks/bench_decode.py "$out/bench_python.json" --data "$data" --fpc-dir /tmp/fastpair-fpc \
+python3 python/benchmarks/bench_decode.py "$out/bench_python.json" --data "$data" --cli "$cli" \
   ${COLUMNS:+--columns $COLUMNS} ${CODECS:+--codecs $CODECS} --runs "${RUNS:-20}" > "$out/bench_python.log" 2>&1
 echo "bench rc=$?" | tee -a "$out/steps.log"
-step cli-bench
-: > "$out/bench_cli.jsonl"
-for f in /tmp/fastpair-fpc/*.fpc; do
-  "$cli" bench --no-verify --json -n "${RUNS:-20}" "$f" >> "$out/bench_cli.jsonl" 2>> "$out/bench_cli.err"
-  echo >> "$out/bench_cli.jsonl"
-done
-python3 python/benchmarks/compare_cli.py "$out/bench_python.json" "$out/bench_cli.jsonl" > "$out/compare.md" 2>&1
+python3 python/benchmarks/compare_cli.py "$out/bench_python.json" > "$out/compare.md" 2>&1
 cat "$out/compare.md"
-rm -rf /tmp/fastpair-fpc
 
 step memcheck
 FASTPAIR_DATA_DIR=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 1 \
@@ -59,3 +51,6 @@ FASTPAIR_DATA_DIR=/nonexistent timeout 240 compute-sanitizer --tool memcheck --e
   > "$out/memcheck.log" 2>&1
 echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY|passed|failed' "$out/memcheck.log" | tail -2 | tr '\n' ' ')" | tee -a "$out/steps.log"
 step done
+# Few files come back from a device run: the logs travel as one archive.
+tar -C "$out" -czf "$out/logs.tgz" --exclude logs.tgz --exclude compare.md --exclude steps.log --exclude bench_python.json . &&
+  find "$out" -maxdepth 1 -type f ! -name logs.tgz ! -name compare.md ! -name steps.log ! -name bench_python.json -delete

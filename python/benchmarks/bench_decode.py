@@ -12,17 +12,20 @@ same process. Three ways, each verified once against the CPU reference:
 - ``copy``: ``cupy`` device-to-device copy of the decoded size.
 
 Usage: python bench_decode.py OUT.json [--data DIR] [--columns a,b] [--codecs x,y] [--runs N]
-       [--source-bytes N] [--tile-bytes N] [--fpc-dir DIR]
-``--fpc-dir`` also writes each tiled column as a .fpc there, for ``fastpair bench`` on the same
-bytes (scripts/device-python.sh runs both and prints the ratio).
+       [--source-bytes N] [--tile-bytes N] [--cli PATH]
+``--cli`` runs the C++ tool's ``fastpair bench`` on each tiled column's .fpc right after the
+Python measurement (compare_cli.py prints both and the ratio).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import pathlib
 import statistics
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -67,7 +70,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--source-bytes", type=int, default=16 << 20)
     ap.add_argument("--tile-bytes", type=int, default=1 << 30)
-    ap.add_argument("--fpc-dir", default=None)
+    ap.add_argument("--cli", default=None, help="the C++ tool: `fastpair bench` runs on each tiled .fpc right after")
     a = ap.parse_args()
 
     dev = cp.cuda.Device()
@@ -86,9 +89,6 @@ def main() -> None:
             t_compress = time.perf_counter() - t0
             tiled = col.tile(a.tile_bytes)
             image = tiled.to_bytes()
-            if a.fpc_dir:
-                pathlib.Path(a.fpc_dir).mkdir(parents=True, exist_ok=True)
-                (pathlib.Path(a.fpc_dir) / f"{name}.{codec}.fpc").write_bytes(image)
             t0 = time.perf_counter()
             dcol = fastpair.open_device(image)
             t_open = time.perf_counter() - t0
@@ -103,7 +103,6 @@ def main() -> None:
             chars = cp.empty(nbytes, dtype=cp.uint8)
             dcol.decode_into(off, chars)
             dcol.check_errors()
-            whole = fastpair.DeviceStrings  # noqa: F841 (type reference for readers)
             assert int(off[-1].get()) == nbytes
 
             into = timed(cp, lambda: dcol.decode_into(off, chars), a.runs, flush)
@@ -130,15 +129,24 @@ def main() -> None:
                 "decode_alloc": stats(allocating, nbytes),
                 "copy": stats(copy, nbytes),
             }
+            del dcol, off, chars, dst
+            gc.collect()
+            cp.get_default_memory_pool().free_all_blocks()
+            if a.cli:  # the C++ tool on the same bytes, in the same run, right after
+                fpc = pathlib.Path(tempfile.gettempdir()) / f"fastpair-bench-{name}.{codec}.fpc"
+                fpc.write_bytes(image)
+                r = subprocess.run([a.cli, "bench", "--no-verify", "--json", "-n", str(a.runs), str(fpc)],
+                                   capture_output=True, text=True, check=True)
+                fpc.unlink()
+                cell["cli"] = json.loads(r.stdout)
             results["cells"].append(cell)
             print(
                 f"{name:16s} {codec:9s} {nbytes / 1e9:6.2f} GB  decode_into {cell['decode_into']['gbps_max']:7.1f} GB/s "
                 f"(median {cell['decode_into']['gbps_median']:7.1f})  decode() {cell['decode_alloc']['gbps_max']:7.1f} "
-                f"(median {cell['decode_alloc']['gbps_median']:7.1f})  copy {cell['copy']['gbps_max']:7.1f}",
+                f"(median {cell['decode_alloc']['gbps_median']:7.1f})  copy {cell['copy']['gbps_max']:7.1f}"
+                + (f"  C++ {cell['cli']['decode_GBps_min']:7.1f} (median {cell['cli']['decode_GBps_median']:7.1f})" if a.cli else ""),
                 flush=True,
             )
-            del dcol, off, chars, dst
-            cp.get_default_memory_pool().free_all_blocks()
     pathlib.Path(a.out).write_text(json.dumps(results, indent=1))
 
 

@@ -1,9 +1,9 @@
 # SPDX-FileCopyrightText: 2026 fastpair contributors
 # SPDX-License-Identifier: Apache-2.0
 """Prints the Markdown table of bench_decode.py's results beside `fastpair bench --json` on the
-same .fpc files: GB/s (best and median run) through Python and through the C++ tool, and the ratio.
+same .fpc image: GB/s (best and median run) through Python and through the C++ tool, and the ratio.
 
-Usage: python compare_cli.py bench_python.json bench_cli.jsonl
+Usage: python compare_cli.py bench_python.json   (bench_decode.py's output, run with --cli)
 """
 
 from __future__ import annotations
@@ -15,17 +15,12 @@ import sys
 
 def main() -> None:
     py = json.loads(pathlib.Path(sys.argv[1]).read_text())
-    cli = {}
-    for line in pathlib.Path(sys.argv[2]).read_text().splitlines():
-        if line.strip():
-            r = json.loads(line)
-            cli[pathlib.Path(r["file"]).name] = r
     print(f"Device: {py['device']}; {py['runs']} runs each; GB/s = decoded bytes / time (best run; median run).\n")
     print("| column | codec | decoded GB | device MB | C++ `fastpair bench` GB/s | Python `decode_into` GB/s | ratio (best; median) | "
           "Python `decode()` GB/s | copy GB/s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for c in py["cells"]:
-        r = cli.get(f"{c['column']}.{c['codec']}.fpc")
+        r = c.get("cli")
         into, alloc, copy = c["decode_into"], c["decode_alloc"], c["copy"]
         if r is None:
             ref, ratio = "n/a", "n/a"

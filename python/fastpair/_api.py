@@ -462,12 +462,11 @@ class DeviceBuffer:
     stream it was made on). Zero-copy into CuPy (``cupy.asarray``: ``__cuda_array_interface__``
     v3) and any DLPack consumer (``cupy.from_dlpack``, ``torch.from_dlpack``)."""
 
-    __slots__ = ("_span", "_dtype", "_owner")
+    __slots__ = ("_span", "_dtype")
 
-    def __init__(self, span: _core.DeviceSpan, dtype: np.dtype, owner: Any = None) -> None:
-        self._span = span
+    def __init__(self, span: _core.DeviceSpan, dtype: np.dtype) -> None:
+        self._span = span  # holds the memory (a C++ shared owner): no reference back to its parent
         self._dtype = np.dtype(dtype)
-        self._owner = owner
 
     @property
     def ptr(self) -> int:
@@ -503,9 +502,17 @@ class DeviceBuffer:
             "version": 3,
         }
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
+    def __dlpack__(
+        self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: bool | None = None
+    ) -> Any:
+        """A DLPack capsule ("dltensor") of the buffer. No stream synchronisation is needed: the
+        data is complete when the fastpair call that made it returns."""
+        if copy:
+            raise BufferError("DeviceBuffer.__dlpack__: copy=True is not supported")
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError(f"DeviceBuffer is on {self.__dlpack_device__()}, not {tuple(dl_device)}")
         kind = "i" if self._dtype.kind == "i" else "u"
-        return self._span.dlpack(self._dtype.itemsize * 8, kind).__dlpack__(**kwargs)
+        return self._span.dlpack(self._dtype.itemsize * 8, kind)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (_CUDA_DEVICE_TYPE, self.device)
@@ -530,8 +537,8 @@ class DeviceStrings:
     def __init__(self, d: _core.DeviceStrings, binary: bool = False) -> None:
         self._d = d
         self._binary = binary
-        self.offsets = DeviceBuffer(d.offsets, np.int32 if d.offset_bits == 32 else np.int64, self)
-        self.chars = DeviceBuffer(d.chars, np.uint8, self)
+        self.offsets = DeviceBuffer(d.offsets, np.int32 if d.offset_bits == 32 else np.int64)
+        self.chars = DeviceBuffer(d.chars, np.uint8)
 
     @property
     def num_rows(self) -> int:
@@ -589,7 +596,7 @@ class DeviceMask:
     @property
     def words(self) -> DeviceBuffer:
         """The uint64 words (ceil(num_rows / 64)), zero-copy."""
-        return DeviceBuffer(self._m.words, np.uint64, self)
+        return DeviceBuffer(self._m.words, np.uint64)
 
     @property
     def device(self) -> int:

@@ -92,16 +92,15 @@ def test_arrow_device_capsule_read_by_nanoarrow(columns, rows):
     nad = pytest.importorskip("nanoarrow.device")
     for bits, fmt in ((64, "U"), (32, "u")):
         ds = columns["onpair12"].to_device().decode(offsets=bits)
+        ptrs = (0, ds.offsets.ptr, ds.chars.ptr)
         arr = nad.c_device_array(ds)
-        assert arr.device_type_id == 2  # ARROW_DEVICE_CUDA
-        assert arr.device_id == ds.device
-        assert arr.schema.format == fmt
-        assert arr.array.length == len(rows)
-        assert arr.array.null_count == 0
-        assert arr.array.offset == 0
-        assert arr.array.buffers == (0, ds.offsets.ptr, ds.chars.ptr)
-        del ds  # the capsule's array keeps the buffers alive
-        assert arr.array.length == len(rows)
+        # Plain values first: nanoarrow's repr of a CUDA array would read device memory on the host.
+        got = (int(arr.device_type_id), int(arr.device_id), str(arr.schema.format), int(arr.array.length),
+               int(arr.array.null_count), int(arr.array.offset), tuple(int(p) for p in arr.array.buffers))
+        want = (2, ds.device, fmt, len(rows), 0, 0, ptrs)  # 2 = ARROW_DEVICE_CUDA
+        assert got == want, f"{got} != {want}"
+        del ds  # the imported array keeps the buffers alive
+        assert int(arr.array.length) == len(rows)
 
 
 def test_streams_and_devices(cp, columns, rows):
