@@ -52,5 +52,6 @@ FASTPAIR_DATA_DIR=/nonexistent timeout 240 compute-sanitizer --tool memcheck --e
 echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY|passed|failed' "$out/memcheck.log" | tail -2 | tr '\n' ' ')" | tee -a "$out/steps.log"
 step done
 # Few files come back from a device run: the logs travel as one archive.
-tar -C "$out" -czf "$out/logs.tgz" --exclude logs.tgz --exclude compare.md --exclude steps.log --exclude bench_python.json . &&
-  find "$out" -maxdepth 1 -type f ! -name logs.tgz ! -name compare.md ! -name steps.log ! -name bench_python.json -delete
+keep="! -name compare.md ! -name steps.log ! -name bench_python.json"
+(cd "$out" && find . -maxdepth 1 -type f $keep -printf '%f\n' | tar -czf /tmp/fastpair-logs.tgz -T - &&
+  find . -maxdepth 1 -type f $keep -delete && mv /tmp/fastpair-logs.tgz logs.tgz)

@@ -188,15 +188,40 @@ class device_like_predicate {
     p.pattern_bytes_ = pattern.size();
     like_matcher const lm(host.dict, kind, pattern, opt);
     p.states_ = lm.num_states();
-    if (!lm.has_table()) return p;
-    p.has_table_ = true;
-    auto const& t = lm.table();
-    if (p.states_ <= 256) {
-      std::vector<std::uint8_t> t8(t.begin(), t.end());
-      p.table8_ = detail::upload(t8, stream, mr);
-    } else {
-      p.table16_ = detail::upload(t, stream, mr);
-    }
+    p.accept_ = static_cast<std::uint32_t>(pattern.size());
+    p.moving_ = kind == like_kind::suffix ? p.states_ : p.accept_;
+    p.stops_at_absorbing_ = kind != like_kind::suffix;
+    p.warp_long_rows_     = kind != like_kind::prefix && p.states_ <= detail::like_map_states;
+    if (lm.has_table()) p.upload_table(lm.table(), stream, mr);
+    return p;
+  }
+
+  /**
+   * @brief A LIKE pattern of any number of `%`-separated parts ('%special%requests%', 'a%b'),
+   * compiled as on the host (like_pattern: '_' and escapes are refused with logic_error) and its
+   * token table uploaded on `stream` (u8 entries up to 256 states, else u16; none above 65 535
+   * states or `opt.max_table_bytes`, as prepare()). kind() is not meaningful for it.
+   * @throw logic_error for '_' or an escape; format_error for an invalid dictionary; cuda_error.
+   */
+  static device_like_predicate prepare_pattern(compressed_column const& host, std::string_view pattern,
+                                               cuda::stream_ref stream = {}, like_options const& opt = {},
+                                               device_async_resource_ref mr = default_device_resource())
+  {
+    device_like_predicate p;
+    p.kind_       = host.kind;
+    p.num_tokens_ = host.dict.size();
+    like_pattern const lp(host.dict, pattern, opt);
+    p.states_        = lp.num_states();
+    p.pattern_bytes_ = lp.min_bytes();
+    // The states are the parts' states, then `fin` (accept and absorbing, unless the pattern has
+    // no '%'), then `dead` (absorbing); accept() equals min_bytes(), which the kernel's length
+    // shortcut relies on.
+    std::uint32_t const fin = p.states_ - 2;
+    p.accept_               = lp.accept();
+    p.moving_               = lp.absorbing(fin) ? fin : fin + 1;
+    p.stops_at_absorbing_   = true;
+    p.warp_long_rows_       = p.states_ <= detail::like_map_states;
+    if (lp.has_table() && p.states_ <= 0xFFFF) p.upload_table(lp.table(), stream, mr);
     return p;
   }
 
@@ -227,18 +252,17 @@ class device_like_predicate {
       FASTPAIR_CUDA_TRY(cudaMemsetAsync(words, 0, (rows + 63) / 64 * sizeof(std::uint64_t), stream.get()));
       return {words, rows};
     }
-    bool const warp_long_rows = like_ != like_kind::prefix && states_ <= detail::like_map_states;
-    auto launch               = [&](auto const* table) {
+    auto launch = [&](auto const* table) {
       using state_t = std::remove_const_t<std::remove_pointer_t<decltype(table)>>;
       detail::like_table_view<state_t> v;
       v.table              = table;
       v.num_states         = states_;
       v.num_tokens         = static_cast<std::uint32_t>(num_tokens_);
-      v.accept             = static_cast<std::uint32_t>(pattern_bytes_);
-      v.moving             = like_ == like_kind::suffix ? states_ : v.accept;
-      v.stops_at_absorbing = like_ != like_kind::suffix;
+      v.accept             = accept_;
+      v.moving             = moving_;
+      v.stops_at_absorbing = stops_at_absorbing_;
       detail::like_kernel<state_t><<<detail::predicate_blocks(rows), detail::predicate_threads, 0, stream.get()>>>(
-        v, detail::rows_of(col), warp_long_rows, words);
+        v, detail::rows_of(col), warp_long_rows_, words);
     };
     if (states_ <= 256) launch(table8_.data());
     else launch(table16_.data());
@@ -259,11 +283,23 @@ class device_like_predicate {
   }
 
  private:
+  template <class Entry>
+  void upload_table(std::vector<Entry> const& t, cuda::stream_ref stream, device_async_resource_ref mr)
+  {
+    has_table_ = true;
+    if (states_ <= 256) table8_ = detail::upload(std::vector<std::uint8_t>(t.begin(), t.end()), stream, mr);
+    else table16_ = detail::upload(std::vector<std::uint16_t>(t.begin(), t.end()), stream, mr);
+  }
+
   codec kind_               = codec::onpair16;
   std::uint64_t num_tokens_ = 0;
   like_kind like_           = like_kind::prefix;
   std::uint64_t pattern_bytes_ = 0;
   std::uint32_t states_     = 1;
+  std::uint32_t accept_     = 0;     // the accepting state (also the shortest matching row, in bytes)
+  std::uint32_t moving_     = 0;     // states at or above it are absorbing (when stops_at_absorbing_)
+  bool stops_at_absorbing_  = true;
+  bool warp_long_rows_      = false; // long rows walked by the whole warp (needs states_ <= like_map_states)
   bool has_table_           = false;
   device_buffer<std::uint8_t> table8_;
   device_buffer<std::uint16_t> table16_;
@@ -300,6 +336,16 @@ inline device_bitmask select_like(device_column const& col, compressed_column co
                                   like_options const& opt = {}, device_async_resource_ref mr = default_device_resource())
 {
   return device_like_predicate::prepare(host, kind, pattern, stream, opt, mr).evaluate(col, words, stream);
+}
+
+/** @brief `col LIKE pattern` for a pattern of any number of `%`-separated parts (one-shot
+ *  device_like_predicate::prepare_pattern, allocated from `mr`, freed stream-ordered). */
+inline device_bitmask select_like_pattern(device_column const& col, compressed_column const& host,
+                                          std::string_view pattern, std::uint64_t* words, cuda::stream_ref stream = {},
+                                          like_options const& opt = {},
+                                          device_async_resource_ref mr = default_device_resource())
+{
+  return device_like_predicate::prepare_pattern(host, pattern, stream, opt, mr).evaluate(col, words, stream);
 }
 
 /** @brief LIKE 'pattern%' (one-shot, allocated from `mr`). */

@@ -726,6 +726,9 @@ class like_pattern {
   std::uint32_t accept() const noexcept { return accept_; }
   bool absorbing(std::uint32_t q) const noexcept { return absorbing_[q] != 0; }
   bool has_table() const noexcept { return !table_.empty(); }
+  /** @brief The token table (tokens x states, token-major; empty when it would exceed
+   *  like_options::max_table_bytes): what the GPU predicate uploads. */
+  std::vector<std::uint32_t> const& table() const noexcept { return table_; }
   /** @brief The bytes of the pattern less its '%': no shorter row matches. */
   std::size_t min_bytes() const noexcept { return min_bytes_; }
 

@@ -31,7 +31,7 @@ def process(path: str, pattern: str, gpus: int) -> dict:
 
         device = int(get_worker().name) % gpus
         dcol = fastpair.open_device(path, device=device)
-        mask = _gpu_mask(dcol, pattern)
+        mask = dcol.like(pattern)
         matched = dcol.decode(mask)
         return {"rows": dcol.num_rows, "matches": len(matched), "matched_bytes": matched.chars.nbytes,
                 "decoded_bytes": dcol.decoded_bytes}
@@ -47,13 +47,6 @@ def _chars_bytes(arr) -> int:  # noqa: ANN001 (a pyarrow large_string array)
 
     off = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset : arr.offset + len(arr) + 1]
     return int(off[-1] - off[0])
-
-
-def _gpu_mask(dcol: fastpair.DeviceColumn, pattern: str) -> fastpair.DeviceMask:
-    try:
-        return dcol.like(pattern)
-    except NotImplementedError:  # several '%'-separated parts: not on the GPU yet
-        raise SystemExit(f"pattern {pattern!r} has several parts; the GPU evaluates 'p', 'p%', '%p', '%p%'")
 
 
 def make(directory: pathlib.Path, source: pathlib.Path, groups: int, codec: str) -> None:

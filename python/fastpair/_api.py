@@ -347,30 +347,30 @@ class CompressedColumn:
         return taken.cast(pa.binary() if binary else pa.string()) if bits == 32 else taken
 
     # ---- predicates on the codes (host) --------------------------------------------------------
-    def equals(self, literal: str) -> np.ndarray:
+    def equals(self, literal: str | bytes) -> np.ndarray:
         """Rows equal to ``literal``, evaluated on the codes: a boolean numpy mask."""
         return self.isin([literal])
 
-    def isin(self, literals: Iterable[str]) -> np.ndarray:
+    def isin(self, literals: Iterable[str | bytes]) -> np.ndarray:
         """Rows equal to any of ``literals``, on the codes: a boolean numpy mask."""
         lits = [_literal(v) for v in literals]
         return _mask_of_words(_core.select_in_cpu(self._col, lits), self.num_rows)
 
-    def like(self, pattern: str) -> np.ndarray:
+    def like(self, pattern: str | bytes) -> np.ndarray:
         """SQL ``LIKE pattern`` with '%' wildcards (any number of parts), on the codes: a boolean
         numpy mask. '_' and escapes are refused (ValueError)."""
         _like_form(pattern)  # refuses '_' and escapes with the message of the Python API
         return _mask_of_words(_core.select_like_pattern_cpu(self._col, _literal(pattern)), self.num_rows)
 
-    def startswith(self, prefix: str) -> np.ndarray:
+    def startswith(self, prefix: str | bytes) -> np.ndarray:
         """``LIKE 'prefix%'`` on the codes: a boolean numpy mask."""
         return _mask_of_words(_core.select_like_cpu(self._col, 0, _literal(prefix)), self.num_rows)
 
-    def contains(self, substring: str) -> np.ndarray:
+    def contains(self, substring: str | bytes) -> np.ndarray:
         """``LIKE '%substring%'`` on the codes: a boolean numpy mask."""
         return _mask_of_words(_core.select_like_cpu(self._col, 1, _literal(substring)), self.num_rows)
 
-    def endswith(self, suffix: str) -> np.ndarray:
+    def endswith(self, suffix: str | bytes) -> np.ndarray:
         """``LIKE '%suffix'`` on the codes: a boolean numpy mask."""
         return _mask_of_words(_core.select_like_cpu(self._col, 2, _literal(suffix)), self.num_rows)
 
@@ -756,11 +756,11 @@ class DeviceColumn:
         _core.check_errors(self._g, self.device, _stream_handle(stream))
 
     # ---- predicates on the codes (GPU) ---------------------------------------------------------
-    def equals(self, literal: str, stream: Any = None) -> DeviceMask:
+    def equals(self, literal: str | bytes, stream: Any = None) -> DeviceMask:
         """Rows equal to ``literal``, evaluated on the codes on the GPU."""
         return self.isin([literal], stream)
 
-    def isin(self, literals: Iterable[str], stream: Any = None) -> DeviceMask:
+    def isin(self, literals: Iterable[str | bytes], stream: Any = None) -> DeviceMask:
         """Rows equal to any of ``literals``, on the codes on the GPU."""
         s = _stream_handle(stream)
         self._ensure_row_offsets(s)
@@ -771,32 +771,32 @@ class DeviceColumn:
         self._ensure_row_offsets(s)
         return DeviceMask(_core.select_like(self._g, self._host, kind, _literal(pattern), self.device, s), s)
 
-    def startswith(self, prefix: str, stream: Any = None) -> DeviceMask:
+    def startswith(self, prefix: str | bytes, stream: Any = None) -> DeviceMask:
         """``LIKE 'prefix%'`` on the codes on the GPU."""
         return self._like(0, prefix, _stream_handle(stream))
 
-    def contains(self, substring: str, stream: Any = None) -> DeviceMask:
+    def contains(self, substring: str | bytes, stream: Any = None) -> DeviceMask:
         """``LIKE '%substring%'`` on the codes on the GPU."""
         return self._like(1, substring, _stream_handle(stream))
 
-    def endswith(self, suffix: str, stream: Any = None) -> DeviceMask:
+    def endswith(self, suffix: str | bytes, stream: Any = None) -> DeviceMask:
         """``LIKE '%suffix'`` on the codes on the GPU."""
         return self._like(2, suffix, _stream_handle(stream))
 
-    def like(self, pattern: str, stream: Any = None) -> DeviceMask:
-        """SQL ``LIKE`` with '%' wildcards on the GPU, for the forms the GPU evaluates: 'p', 'p%',
-        '%p', '%p%'. Patterns of several parts ('a%b') raise NotImplementedError (the host's
-        :meth:`CompressedColumn.like` evaluates them)."""
+    def like(self, pattern: str | bytes, stream: Any = None) -> DeviceMask:
+        """SQL ``LIKE pattern`` with '%' wildcards on the GPU: 'p' (equality), 'p%', '%p', '%p%' use
+        the dedicated predicates, patterns of several parts ('%special%requests%', 'a%b') one
+        automaton over the codes (``device_like_predicate::prepare_pattern``). '_' and escapes are
+        refused (ValueError)."""
         form, text = _like_form(pattern)
+        s = _stream_handle(stream)
         if form == "equals":
-            return self.equals(text, stream)
+            return self.equals(text, s)
         if form == "pattern":
-            raise NotImplementedError(
-                f"like({pattern!r}): patterns of several '%'-separated parts run on the host only "
-                "(CompressedColumn.like); the GPU evaluates 'p', 'p%', '%p' and '%p%'"
-            )
+            self._ensure_row_offsets(s)
+            return DeviceMask(_core.select_like_pattern(self._g, self._host, text, self.device, s), s)
         kind = {"prefix": 0, "substring": 1, "suffix": 2}[form]
-        return self._like(kind, text, _stream_handle(stream))
+        return self._like(kind, text, s)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -532,6 +532,14 @@ NB_MODULE(_core, m)
     },
     "column"_a, "host"_a, "kind"_a, "pattern"_a, "device"_a, "stream"_a);
   m.def(
+    "select_like_pattern",
+    [](fpy::gpu_column const& c, fp::compressed_column const& host, nb::bytes pattern, int device, std::uintptr_t stream) {
+      std::string const own(pattern.c_str(), pattern.size());
+      nb::gil_scoped_release release;
+      return fpy::select_like_pattern(c, host, own, where_of(device, stream));
+    },
+    "column"_a, "host"_a, "pattern"_a, "device"_a, "stream"_a);
+  m.def(
     "mask_and", [](fpy::device_mask const& a, fpy::device_mask const& b, int d, std::uintptr_t s) { return fpy::mask_and(a, b, where_of(d, s)); },
     "a"_a, "b"_a, "device"_a, "stream"_a, nb::call_guard<nb::gil_scoped_release>());
   m.def(

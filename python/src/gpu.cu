@@ -280,6 +280,16 @@ device_mask select_like(gpu_column const& c, compressed_column const& host, int 
   return {rows, span_of(std::move(words))};
 }
 
+device_mask select_like_pattern(gpu_column const& c, compressed_column const& host, std::string const& pattern, where w)
+{
+  expect_on_device(c, w);
+  device_scope const scope(device_of(c));
+  std::uint64_t const rows = c.impl->col.num_rows();
+  device_buffer<std::uint64_t> words((rows + 63) / 64, stream_of(w));
+  fastpair::select_like_pattern(c.impl->col, host, pattern, words.data(), stream_of(w));
+  return {rows, span_of(std::move(words))};
+}
+
 device_mask mask_and(device_mask const& a, device_mask const& b, where w) { return combine(a, &b, 0, w); }
 device_mask mask_or(device_mask const& a, device_mask const& b, where w) { return combine(a, &b, 1, w); }
 device_mask mask_not(device_mask const& a, where w) { return combine(a, nullptr, 2, w); }
@@ -305,7 +315,9 @@ device_span mask_to_row_ids(device_mask const& m, std::uint64_t* count, where w)
   device_scope const scope(m.words.device);
   device_row_ids_buffer ids = to_row_ids(view_of(m), stream_of(w));
   *count                    = ids.count;
-  return span_of(std::move(ids.rows));
+  device_span out           = span_of(std::move(ids.rows));  // room for every row; `count` are set
+  out.bytes                 = ids.count * sizeof(std::uint64_t);
+  return out;
 }
 
 device_span allocate(std::uint64_t bytes, where w)

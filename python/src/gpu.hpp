@@ -95,6 +95,8 @@ device_mask select_in(gpu_column const& c, compressed_column const& host, std::v
 /** kind: 0 prefix ('p%'), 1 substring ('%p%'), 2 suffix ('%p'). */
 device_mask select_like(gpu_column const& c, compressed_column const& host, int kind, std::string const& pattern,
                         where w);
+/** SQL LIKE with '%' wildcards, any number of parts (device_like_predicate::prepare_pattern). */
+device_mask select_like_pattern(gpu_column const& c, compressed_column const& host, std::string const& pattern, where w);
 device_mask mask_and(device_mask const& a, device_mask const& b, where w);
 device_mask mask_or(device_mask const& a, device_mask const& b, where w);
 device_mask mask_not(device_mask const& a, where w);

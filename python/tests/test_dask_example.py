@@ -59,8 +59,9 @@ def test_cpu_workers(row_groups, pattern):
 
 
 @pytest.mark.gpu
-def test_one_gpu_worker(row_groups):
+@pytest.mark.parametrize("pattern", ["%special%", "%requests%deposits%"])
+def test_one_gpu_worker(row_groups, pattern):
     directory, lines = row_groups
-    got = _run(directory, "%special%", "--gpus", "1")
-    assert (got["matches"], got["matched_bytes"]) == _expected(lines, "%special%")
+    got = _run(directory, pattern, "--gpus", "1")
+    assert (got["matches"], got["matched_bytes"]) == _expected(lines, pattern)
     assert got["rows"] == len(lines)

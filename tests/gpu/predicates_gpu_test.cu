@@ -62,6 +62,26 @@ fastpair::selection_bitmask gpu_mask(std::uint64_t num_rows, Eval&& eval)
   return m;
 }
 
+/** LIKE patterns of several '%'-separated parts built from `p` (device_like_predicate::
+ *  prepare_pattern) against the host's select_like_pattern, which is checked against a glob. */
+void check_like_patterns(fastpair::compressed_column const& col, fastpair::device_column const& dcol,
+                         fastpair::host_strings const& rows, std::string const& p, std::size_t longest)
+{
+  if (p.find_first_of("_\\%") != std::string::npos) return;  // like_pattern refuses '_' and escapes
+  std::size_t const h = p.size() / 2;
+  std::string const a = p.substr(0, h), b = p.substr(h);
+  for (std::string const& pat : {"%" + a + "%" + b + "%", a + "%" + b, "%" + a + "%" + b, a + "%" + b + "%",
+                                 "%" + p + "%" + p + "%", p, std::string("%"), std::string("%%"), "%" + p + "%%"}) {
+    INFO("LIKE pattern " << show(pat));
+    fastpair::like_pattern const lp(col.dict, pat);
+    if (!lp.has_table() && lp.min_bytes() <= longest) continue;  // the GPU needs the table then (as for like_kind)
+    auto const got = gpu_mask(rows.num_rows(), [&](std::uint64_t* w, cudaStream_t s) {
+      return fastpair::select_like_pattern(dcol, col, pat, w, s);
+    });
+    CHECK_MASK(got, fastpair::select_like_pattern(col, pat));
+  }
+}
+
 /** Every GPU predicate for `p` against predicates.hpp and decode-then-compare. */
 void check_pattern(fastpair::compressed_column const& col, fastpair::device_column const& dcol,
                    fastpair::host_strings const& rows, std::string const& p)
@@ -84,6 +104,7 @@ void check_pattern(fastpair::compressed_column const& col, fastpair::device_colu
     CHECK_MASK(got, want);
     CHECK_MASK(got, fastpair::select_like(col, k, p));
   }
+  check_like_patterns(col, dcol, rows, p, longest);
   auto const want_eq = ref_mask(rows, [&](std::string_view row) { return row == p; });
   auto const got_eq  = gpu_mask(R, [&](std::uint64_t* w, cudaStream_t s) { return fastpair::select_equal(dcol, col, p, w, s); });
   CHECK_MASK(got_eq, want_eq);

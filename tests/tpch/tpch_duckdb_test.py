@@ -7,12 +7,15 @@ Generates TPC-H at a small scale factor with tpchgen-cli, loads it into DuckDB, 
 string predicate of Q2, Q9, Q13, Q14, Q16, Q19, Q20 and Q22 compares, for every codec, the rows that
 fastpair selects on the compressed columns (host predicates on the codes, ANDed per table) and the
 values it materialises from the compressed columns (late materialisation) with DuckDB's answer over
-the same data, rows numbered in the order of the generated key. The GPU path is not exercised here.
+the same data, rows numbered in the order of the generated key. With --gpu the tool evaluates the
+predicates on the GPU (predicates.cuh, masks combined on the device) and materialises the rows with
+decompress_selected; ctest runs the host path, scripts/device-tpch.sh the GPU path at SF 1.
 
 The multi-part LIKEs (Q13 o_comment NOT LIKE '%special%requests%', Q16 s_comment LIKE
-'%Customer%Complaints%') go through select_like_pattern.
+'%Customer%Complaints%') go through select_like_pattern (host) / prepare_pattern (GPU).
 
-Usage: tpch_duckdb_test.py --tool PATH/fastpair_tpch_predicates [--sf 0.01] [--work DIR]
+Usage: tpch_duckdb_test.py --tool PATH/fastpair_tpch_predicates [--gpu] [--sf 0.01] [--work DIR]
+                           [--wrap "compute-sanitizer --tool memcheck --error-exitcode 9"]
 Exit 0: every comparison equal; 1: a difference (printed); 77: duckdb or tpchgen-cli missing
 (skipped), unless FASTPAIR_REQUIRE_TPCH=1 (CI), where it fails instead.
 """
@@ -78,6 +81,9 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--sf", default="0.01")
     ap.add_argument("--work", default=None)
+    ap.add_argument("--gpu", action="store_true", help="the tool's GPU path")
+    ap.add_argument("--wrap", default="", help="a command prefix for the tool (a sanitizer)")
+    ap.add_argument("--codecs", default=",".join(CODECS))
     a = ap.parse_args()
     try:
         import duckdb
@@ -123,9 +129,10 @@ def main():
             for col in shown:
                 f.write(f"materialize\t{values_file(table, col)}\n")
         rows = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-        for codec in CODECS:
+        for codec in a.codecs.split(","):
             checks += 1
-            got = subprocess.run([a.tool, codec, spec_path], capture_output=True, text=True)
+            cmd = a.wrap.split() + [a.tool] + (["--gpu"] if a.gpu else []) + [codec, spec_path]
+            got = subprocess.run(cmd, capture_output=True, text=True)
             if got.returncode != 0 or got.stdout != expect_text:
                 failures += 1
                 print(f"DIFFERENT {name} {codec}: {sql} (rc {got.returncode}) {got.stderr.strip()}")
@@ -138,7 +145,8 @@ def main():
                     print(f"  fastpair {len(gl)} lines, duckdb {len(el)}")
             else:
                 print(f"equal  {name:13s} {codec:9s} {len(expect):6d} of {rows:6d} rows  {sql}")
-    print(f"{checks - failures} of {checks} comparisons equal (TPC-H SF {a.sf}, DuckDB {duckdb.__version__})")
+    path = "GPU" if a.gpu else "host"
+    print(f"{checks - failures} of {checks} comparisons equal ({path} path, TPC-H SF {a.sf}, DuckDB {duckdb.__version__})")
     return 1 if failures else 0
 
 

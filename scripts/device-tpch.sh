@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# TPC-H string predicates on the GPU, checked against DuckDB (issue #27), in one run on a GPU
+# machine: installs the carried duckdb and tpchgen-cli wheels, runs tests/tpch/tpch_duckdb_test.py
+# with the tool's GPU path at SF ${SF:-1} (every codec), then at SF 0.01 under each of
+# compute-sanitizer's memcheck, racecheck, synccheck and initcheck (one codec each run: OnPair-16,
+# the widest dictionary). Logs under OUTDIR; one summary line per check in OUTDIR/summary.txt.
+#
+# Usage: scripts/device-tpch.sh OUTDIR TOOL   (TOOL: a built fastpair_tpch_predicates)
+#   WHEELS=.whl2 SF=1
+set -uo pipefail
+out=${1:?usage: device-tpch.sh OUTDIR TOOL}
+tool=${2:?usage: device-tpch.sh OUTDIR TOOL}
+mkdir -p "$out"
+wheels=${WHEELS:-.whl2}
+summary="$out/summary.txt"
+: > "$summary"
+if ls "$wheels"/*.whl >/dev/null 2>&1; then
+  pipw() { python3 -m pip install --no-index --no-deps --disable-pip-version-check "$@" "$wheels"/*.whl >> "$out/pip.log" 2>&1; }
+  pipw || pipw --break-system-packages || pipw --user --break-system-packages || echo "wheel install failed" >> "$summary"
+fi
+export PATH=$PATH:$HOME/.local/bin FASTPAIR_REQUIRE_TPCH=1
+test_py=tests/tpch/tpch_duckdb_test.py
+
+t0=$(date +%s)
+python3 "$test_py" --tool "$tool" --gpu --sf "${SF:-1}" --work /tmp/fastpair-tpch-sf > "$out/gpu_sf${SF:-1}.log" 2>&1
+echo "GPU SF ${SF:-1}: rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/gpu_sf${SF:-1}.log")" | tee -a "$summary"
+rm -rf /tmp/fastpair-tpch-sf
+
+for t in memcheck racecheck synccheck initcheck; do
+  t0=$(date +%s)
+  timeout 300 python3 "$test_py" --tool "$tool" --gpu --sf 0.01 --codecs onpair16 --work /tmp/fastpair-tpch-$t \
+    --wrap "compute-sanitizer --tool $t --error-exitcode 9" > "$out/$t.log" 2>&1
+  echo "$t SF 0.01 onpair16: rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/$t.log")" | tee -a "$summary"
+  rm -rf /tmp/fastpair-tpch-$t
+done
