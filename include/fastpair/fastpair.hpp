@@ -16,6 +16,7 @@
 #include <fastpair/io.hpp>
 #include <fastpair/planes.hpp>
 #include <fastpair/predicates.hpp>
+#include <fastpair/prepare_options.hpp>
 #include <fastpair/reference.hpp>
 #include <fastpair/validate.hpp>
 #include <fastpair/version.hpp>

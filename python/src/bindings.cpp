@@ -423,7 +423,7 @@ NB_MODULE(_core, m)
     .def_prop_ro("has_row_offsets", [](fpy::gpu_column const& c) { return fpy::has_row_offsets(c); });
 
   auto opts = [](bool validate, bool row_offsets, bool length_stream, bool fused_codes, double share) {
-    fpy::prepare_opts o;
+    fp::prepare_options o;
     o.validate              = validate;
     o.row_offsets           = row_offsets;
     o.length_stream         = length_stream;

@@ -128,23 +128,7 @@ device_bitmask view_of(device_mask const& m)
 
 }  // namespace
 
-int device_count(std::string* why)
-{
-  int n               = 0;
-  cudaError_t const e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    if (why) {
-      if (e == cudaErrorNoDevice) *why = "no CUDA device found (cudaErrorNoDevice)";
-      else if (e == cudaErrorInsufficientDriver)
-        *why = "no NVIDIA driver, or one older than this CUDA runtime (cudaErrorInsufficientDriver)";
-      else *why = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-    }
-    return 0;
-  }
-  if (n == 0 && why) *why = "no CUDA device";
-  return n;
-}
+int device_count(std::string* why) { return detail::usable_device_count(why); }
 
 std::string device_name(int device)
 {
@@ -154,29 +138,16 @@ std::string device_name(int device)
          std::to_string(p.multiProcessorCount) + " SMs)";
 }
 
-namespace {
-prepare_options options_of(prepare_opts const& o)
-{
-  prepare_options p;
-  p.validate              = o.validate;
-  p.row_offsets           = o.row_offsets;
-  p.length_stream         = o.length_stream;
-  p.fused_codes           = o.fused_codes;
-  p.row_lengths_max_share = o.row_lengths_max_share;
-  return p;
-}
-}  // namespace
-
-gpu_column prepare(compressed_column const& col, where w, prepare_opts const& o)
+gpu_column prepare(compressed_column const& col, where w, prepare_options const& o)
 {
   device_scope const scope(w.device);
-  return {std::make_shared<gpu_column_impl>(device_column::prepare(col, stream_of(w), options_of(o)))};
+  return {std::make_shared<gpu_column_impl>(device_column::prepare(col, stream_of(w), o))};
 }
 
-gpu_column prepare_fpc(std::uint8_t const* bytes, std::size_t size, where w, prepare_opts const& o)
+gpu_column prepare_fpc(std::uint8_t const* bytes, std::size_t size, where w, prepare_options const& o)
 {
   device_scope const scope(w.device);
-  return {std::make_shared<gpu_column_impl>(device_column::prepare_fpc_host(bytes, size, stream_of(w), options_of(o)))};
+  return {std::make_shared<gpu_column_impl>(device_column::prepare_fpc_host(bytes, size, stream_of(w), o))};
 }
 
 std::uint64_t num_rows(gpu_column const& c) { return c.impl->col.num_rows(); }

@@ -21,15 +21,6 @@ struct where {
   std::uintptr_t stream = 0;
 };
 
-/** The prepare_options the Python API exposes (docs/PYTHON.md). */
-struct prepare_opts {
-  bool validate                = true;
-  bool row_offsets             = false;
-  bool length_stream           = false;
-  bool fused_codes             = false;
-  double row_lengths_max_share = 0.08;
-};
-
 /** Device memory kept alive by `owner` (an allocation of the library, freed stream-ordered). */
 struct device_span {
   void* data          = nullptr;
@@ -63,8 +54,8 @@ int device_count(std::string* why);
 /** "NVIDIA H200 (sm_90, 132 SMs)". */
 std::string device_name(int device);
 
-gpu_column prepare(compressed_column const& col, where w, prepare_opts const& o);
-gpu_column prepare_fpc(std::uint8_t const* bytes, std::size_t size, where w, prepare_opts const& o);
+gpu_column prepare(compressed_column const& col, where w, prepare_options const& o);
+gpu_column prepare_fpc(std::uint8_t const* bytes, std::size_t size, where w, prepare_options const& o);
 
 std::uint64_t num_rows(gpu_column const& c);
 std::uint64_t decoded_bytes(gpu_column const& c);

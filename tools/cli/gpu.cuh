@@ -27,23 +27,7 @@
 namespace fastpair::cli {
 
 /** Number of usable CUDA devices; 0 with the reason in `why` when there is none. */
-inline int cuda_device_count(std::string* why)
-{
-  int n              = 0;
-  cudaError_t const e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    if (why) {
-      if (e == cudaErrorNoDevice) *why = "no CUDA device found (cudaErrorNoDevice)";
-      else if (e == cudaErrorInsufficientDriver)
-        *why = "no NVIDIA driver found, or it is older than this CUDA runtime (cudaErrorInsufficientDriver)";
-      else *why = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-    }
-    return 0;
-  }
-  if (n == 0 && why) *why = "no CUDA device";
-  return n;
-}
+inline int cuda_device_count(std::string* why) { return fastpair::detail::usable_device_count(why); }
 
 /** Selects device `dev` (checked against the count). @throw usage_error, cuda_error. */
 inline void select_device(int dev, int count)

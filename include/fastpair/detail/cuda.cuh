@@ -381,6 +381,26 @@ inline std::uint8_t* upload_texture_aligned(std::vector<std::uint8_t> const& h, 
   return p;
 }
 
+/** @brief Number of CUDA devices this process can use; 0 when there is none, with the reason in
+ *  `why` (no device, no driver or one older than the runtime, ...). Clears the error it meets. */
+inline int usable_device_count(std::string* why)
+{
+  int n               = 0;
+  cudaError_t const e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (why) {
+      if (e == cudaErrorNoDevice) *why = "no CUDA device found (cudaErrorNoDevice)";
+      else if (e == cudaErrorInsufficientDriver)
+        *why = "no NVIDIA driver found, or it is older than this CUDA runtime (cudaErrorInsufficientDriver)";
+      else *why = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+    }
+    return 0;
+  }
+  if (n == 0 && why) *why = "no CUDA device";
+  return n;
+}
+
 /** @brief A device copy of `h`, allocated from `mr` and copied on `stream` (pageable source: the
  *  copy is staged when this returns). */
 template <class T>
