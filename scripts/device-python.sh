@@ -8,6 +8,7 @@
 #
 # Usage: scripts/device-python.sh OUTDIR [CLI]   (CLI: a built `fastpair` tool; default .devbin/fastpair)
 #   WHEELS=.whl DATA=.devdata COLUMNS=tpch_l_comment,en_wiki,log_windows CODECS=... RUNS=20
+#   SKIP_BENCH=1, SKIP_MEMCHECK=1 leave those steps out
 set -uo pipefail
 out=${1:?usage: device-python.sh OUTDIR [CLI]}
 cli=${2:-.devbin/fastpair}
@@ -39,14 +40,13 @@ FASTPAIR_DATA_DIR=$data python3 -m pytest -v -rs python/tests > "$out/pytest.log
 echo "pytest rc=$?: $(tail -1 "$out/pytest.log")" | tee -a "$out/steps.log"
 
 step bench
-python3 python/benchmarks/bench_decode.py "$out/bench_python.json" --data "$data" --cli "$cli" \
+[ -n "${SKIP_BENCH:-}" ] || python3 python/benchmarks/bench_decode.py "$out/bench_python.json" --data "$data" --cli "$cli" \
   ${COLUMNS:+--columns $COLUMNS} ${CODECS:+--codecs $CODECS} --runs "${RUNS:-20}" > "$out/bench_python.log" 2>&1
 echo "bench rc=$?" | tee -a "$out/steps.log"
-python3 python/benchmarks/compare_cli.py "$out/bench_python.json" > "$out/compare.md" 2>&1
-cat "$out/compare.md"
+[ -n "${SKIP_BENCH:-}" ] || { python3 python/benchmarks/compare_cli.py "$out/bench_python.json" > "$out/compare.md" 2>&1; cat "$out/compare.md"; }
 
 step memcheck
-FASTPAIR_DATA_DIR=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 1 \
+[ -n "${SKIP_MEMCHECK:-}" ] || FASTPAIR_DATA_DIR=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 1 \
   python3 -m pytest -q -x python/tests/test_gpu.py -k "synthetic or into or predicates or selective or parse_csv or corrupt" \
   > "$out/memcheck.log" 2>&1
 echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY|passed|failed' "$out/memcheck.log" | tail -2 | tr '\n' ' ')" | tee -a "$out/steps.log"

@@ -6,7 +6,7 @@
 # the widest dictionary). Logs under OUTDIR; one summary line per check in OUTDIR/summary.txt.
 #
 # Usage: scripts/device-tpch.sh OUTDIR TOOL   (TOOL: a built fastpair_tpch_predicates)
-#   WHEELS=.whl2 SF=1
+#   WHEELS=.whl2 SF=1 CODECS=onpair16,onpair12,fsst12 SANITIZERS="memcheck racecheck synccheck initcheck"
 set -uo pipefail
 out=${1:?usage: device-tpch.sh OUTDIR TOOL}
 tool=${2:?usage: device-tpch.sh OUTDIR TOOL}
@@ -22,13 +22,13 @@ export PATH=$PATH:$HOME/.local/bin FASTPAIR_REQUIRE_TPCH=1
 test_py=tests/tpch/tpch_duckdb_test.py
 
 t0=$(date +%s)
-python3 "$test_py" --tool "$tool" --gpu --sf "${SF:-1}" --work /tmp/fastpair-tpch-sf > "$out/gpu_sf${SF:-1}.log" 2>&1
+timeout "${SF_TIMEOUT:-400}" python3 "$test_py" --tool "$tool" --gpu --sf "${SF:-1}" --codecs "${CODECS:-onpair16,onpair12,fsst12}" --work /tmp/fastpair-tpch-sf > "$out/gpu_sf${SF:-1}.log" 2>&1
 echo "GPU SF ${SF:-1}: rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/gpu_sf${SF:-1}.log")" | tee -a "$summary"
 rm -rf /tmp/fastpair-tpch-sf
 
-for t in memcheck racecheck synccheck initcheck; do
+for t in ${SANITIZERS:-memcheck racecheck synccheck initcheck}; do
   t0=$(date +%s)
-  timeout 300 python3 "$test_py" --tool "$tool" --gpu --sf 0.01 --codecs onpair16 --work /tmp/fastpair-tpch-$t \
+  timeout "${SANITIZE_TIMEOUT:-300}" python3 "$test_py" --tool "$tool" --gpu --sf 0.01 --codecs onpair16 --work /tmp/fastpair-tpch-$t \
     --wrap "compute-sanitizer --tool $t --error-exitcode 9" > "$out/$t.log" 2>&1
   echo "$t SF 0.01 onpair16: rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/$t.log")" | tee -a "$summary"
   rm -rf /tmp/fastpair-tpch-$t
