@@ -4,8 +4,9 @@
 //
 //  codes/<column>/<codec>/<pred>     device_literal_set / device_like_predicate::evaluate (the
 //                                    predicate is prepared once, outside the timed region)
-//  decode_cmp/<column>/<codec>/<pred> decode_column into a preallocated output + one compare
-//                                    kernel (a thread per row on the decoded bytes), timed together
+//  decode_cmp/<column>/<codec>/<pred> decode_column into a preallocated output + one match
+//                                    kernel (common/decoded_match.cuh: a thread per row on the
+//                                    decoded bytes), timed together
 //  copy/<column>/<codec>             device-to-device copy of the decoded size, same process
 //
 // pred: eq (one literal: a row of the column), in10 (ten rows), prefix (the first bytes of a row),
@@ -16,6 +17,7 @@
 // before timing (the benchmark fails on a difference).
 // Env: FASTPAIR_BENCH_COLUMNS, FASTPAIR_BENCH_CODECS (default onpair16), FASTPAIR_BENCH_ITERS
 // (default 30), plus fixture.cuh's FASTPAIR_BENCH_BYTES / FASTPAIR_BENCH_SOURCE_BYTES.
+#include "common/decoded_match.cuh"
 #include "common/suite.cuh"
 
 #include <fastpair/predicates.cuh>
@@ -61,42 +63,6 @@ std::vector<std::string> operands(fastpair::compressed_column const& src, pred p
   return out;
 }
 
-/** Decoded-bytes comparison, a thread per row: equality with any of `count` literals
- *  (chars / offsets), or LIKE prefix / substring of literal 0. Writes 32-bit halves of the mask. */
-__global__ void compare_kernel(std::int64_t const* offsets, char const* chars, std::uint64_t num_rows,
-                               char const* lit_chars, std::uint64_t const* lit_offsets, int count, int mode,
-                               std::uint32_t* mask32)
-{
-  std::uint64_t const r = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  bool hit              = false;
-  if (r < num_rows) {
-    char const* s         = chars + offsets[r];
-    std::uint64_t const n = static_cast<std::uint64_t>(offsets[r + 1] - offsets[r]);
-    for (int i = 0; i < count && !hit; ++i) {
-      char const* l         = lit_chars + lit_offsets[i];
-      std::uint64_t const m = lit_offsets[i + 1] - lit_offsets[i];
-      if (mode == 0) {  // equality
-        if (n != m) continue;
-        bool same = true;
-        for (std::uint64_t k = 0; same && k < m; ++k) same = s[k] == l[k];
-        hit = same;
-      } else if (mode == 1) {  // prefix
-        bool same = n >= m;
-        for (std::uint64_t k = 0; same && k < m; ++k) same = s[k] == l[k];
-        hit = same;
-      } else {  // substring (naive)
-        for (std::uint64_t a = 0; !hit && a + m <= n; ++a) {
-          bool same = true;
-          for (std::uint64_t k = 0; same && k < m; ++k) same = s[a + k] == l[k];
-          hit = same;
-        }
-      }
-    }
-  }
-  unsigned const bits = __ballot_sync(0xFFFFFFFFu, hit);
-  if (threadIdx.x % 32 == 0 && r < num_rows) mask32[r / 32] = bits;
-}
-
 void bench_predicate(benchmark::State& state, std::string const& column, codec kind, pred p, bool on_codes)
 {
   auto& col                 = fb::get_column(column, kind, 0, fb::accelerators::offsets());  // predicates read the row offsets
@@ -117,25 +83,13 @@ void bench_predicate(benchmark::State& state, std::string const& column, codec k
     else like.evaluate(col.dcol, out, s);
   };
 
-  // Decode-then-compare: literals as bytes on the device.
-  std::string chars;
-  std::vector<std::uint64_t> offs{0};
-  for (auto const& o : ops) {
-    chars += o;
-    offs.push_back(chars.size());
-  }
-  fastpair::device_buffer<char> d_chars(chars.size() + 1, {});
-  fastpair::device_buffer<std::uint64_t> d_offs(offs.size(), {});
-  FASTPAIR_CUDA_TRY(cudaMemcpy(d_chars.data(), chars.data(), chars.size(), cudaMemcpyHostToDevice));
-  FASTPAIR_CUDA_TRY(cudaMemcpy(d_offs.data(), offs.data(), offs.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-  int const mode = p == pred::prefix ? 1 : p == pred::substring ? 2 : 0;
+  // Decode-then-compare: the literals matched on the decoded bytes (decoded_match.cuh).
+  fb::decoded_matcher match;
+  for (auto const& o : ops) match.add_literal(o, p != pred::substring, p == pred::eq || p == pred::in10);
+  match.upload();
   auto run_decode_compare = [&](cudaStream_t s, std::uint64_t* out) {
     fastpair::decode_column(col.dcol, col.out(), s);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(out, 0, words * sizeof(std::uint64_t), s));
-    unsigned const blocks = static_cast<unsigned>((R + 255) / 256);
-    compare_kernel<<<blocks, 256, 0, s>>>(col.offsets.data(), col.chars.data(), R, d_chars.data(), d_offs.data(),
-                                          static_cast<int>(ops.size()), mode, reinterpret_cast<std::uint32_t*>(out));
-    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    match.evaluate(col.offsets.data(), col.chars.data(), R, out, s);
   };
 
   // Correctness gate: both methods give the same mask.

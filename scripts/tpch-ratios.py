@@ -28,25 +28,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-TABLES = {  # name: (columns, key, string columns measured)
-    "lineitem": ("l_orderkey l_partkey l_suppkey l_linenumber l_quantity l_extendedprice l_discount l_tax "
-                 "l_returnflag l_linestatus l_shipdate l_commitdate l_receiptdate l_shipinstruct l_shipmode "
-                 "l_comment", "CAST(l_orderkey AS BIGINT), CAST(l_linenumber AS BIGINT)",
-                 "l_shipinstruct l_shipmode l_comment"),
-    "orders": ("o_orderkey o_custkey o_orderstatus o_totalprice o_orderdate o_orderpriority o_clerk "
-               "o_shippriority o_comment", "CAST(o_orderkey AS BIGINT)",
-               "o_orderstatus o_orderpriority o_clerk o_comment"),
-    "part": ("p_partkey p_name p_mfgr p_brand p_type p_size p_container p_retailprice p_comment",
-             "CAST(p_partkey AS BIGINT)", "p_name p_mfgr p_brand p_type p_container p_comment"),
-    "partsupp": ("ps_partkey ps_suppkey ps_availqty ps_supplycost ps_comment",
-                 "CAST(ps_partkey AS BIGINT), CAST(ps_suppkey AS BIGINT)", "ps_comment"),
-    "supplier": ("s_suppkey s_name s_address s_nationkey s_phone s_acctbal s_comment",
-                 "CAST(s_suppkey AS BIGINT)", "s_name s_address s_phone s_comment"),
-    "customer": ("c_custkey c_name c_address c_nationkey c_phone c_acctbal c_mktsegment c_comment",
-                 "CAST(c_custkey AS BIGINT)", "c_name c_address c_phone c_mktsegment c_comment"),
-    "nation": ("n_nationkey n_name n_regionkey n_comment", "CAST(n_nationkey AS BIGINT)", "n_name n_comment"),
-    "region": ("r_regionkey r_name r_comment", "CAST(r_regionkey AS BIGINT)", "r_name r_comment"),
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tpch"))
+from tpch_data import TABLES, generate, load, write_values  # noqa: E402
 
 
 def main():
@@ -55,27 +38,19 @@ def main():
     ap.add_argument("--sf", default="0.1")
     ap.add_argument("--work", default=None)
     a = ap.parse_args()
-    gen = shutil.which("tpchgen-cli") or shutil.which("tpchgen-cli", path=os.path.dirname(sys.executable))
-    if gen is None:
-        sys.exit("tpch-ratios: tpchgen-cli not found (pip install tpchgen-cli)")
     work = a.work or tempfile.mkdtemp(prefix="fastpair_tpch_ratios_")
     shutil.rmtree(work, ignore_errors=True)
     data = os.path.join(work, "tbl")
-    os.makedirs(data)
-    subprocess.run([gen, "tbl", "-s", a.sf, "--tables", ",".join(TABLES), "--output-dir", data], check=True)
+    generate(a.sf, data, TABLES)
 
     db = duckdb.connect()
+    load(db, data, TABLES)
     jobs = []  # (column, values path, values)
-    for t, (cols, key, strings) in TABLES.items():
-        names = cols.split() + ["trailing_empty"]
-        spec = "{" + ", ".join(f"'{n}': 'VARCHAR'" for n in names) + "}"
-        db.execute(f"CREATE TABLE {t} AS SELECT * FROM read_csv('{os.path.join(data, t + '.tbl')}', delim='|', "
-                   f"header=false, quote='', escape='', auto_detect=false, columns={spec}) ORDER BY {key}")
+    for t, (_, _, strings) in TABLES.items():
         for c in strings.split():
-            vals = [r[0] for r in db.execute(f"SELECT {c} FROM {t}").fetchall()]
             path = os.path.join(work, c + ".txt")
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write("".join(v + "\n" for v in vals))
+            write_values(db, t, c, path)
+            vals = [r[0] for r in db.execute(f"SELECT {c} FROM {t} ORDER BY rn").fetchall()]
             jobs.append((c, path, vals))
 
     def fastpair_sizes(path):

@@ -5,7 +5,8 @@
  * @brief Device-side selections: non-owning views of the three forms of predicates.hpp, in device
  * memory. Predicates on the GPU (predicates.cuh) write `device_bitmask`; selective decode
  * (select.cuh) reads any of the three. The GPU conversions at the end (to_row_ids,
- * to_row_ranges) turn one form into another with cub::DeviceSelect.
+ * to_row_ranges) turn one form into another with cub::DeviceSelect; mask_and / mask_or / mask_not
+ * / mask_count combine and count bitmasks, as a query combines the predicates of one table.
  *
  * @code{.text}
  *  device_row_ids     rows[count], strictly increasing, < num_rows      (the seed paper's "Index")
@@ -18,9 +19,12 @@
 
 #include <fastpair/detail/cuda.cuh>
 
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
+#include <cuda/std/bit>
 #include <cuda/stream_ref>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -145,6 +149,34 @@ device_buffer<std::uint64_t> select_indices_async(std::uint64_t n, std::uint64_t
   return out;
 }
 
+/** Word i of `a op b` (op: 0 and, 1 or, 2 not a); bits at or past num_rows cleared. */
+FASTPAIR_KERNEL __launch_bounds__(256) void mask_combine_kernel(std::uint64_t const* a, std::uint64_t const* b,
+                                                               std::uint64_t* out, std::uint64_t num_rows, int op)
+{
+  std::uint64_t const n    = (num_rows + 63) / 64;
+  std::uint64_t const tail = num_rows % 64;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t v = op == 0 ? (a[i] & b[i]) : op == 1 ? (a[i] | b[i]) : ~a[i];
+    if (i == n - 1 && tail != 0) v &= (std::uint64_t{1} << tail) - 1;
+    out[i] = v;
+  }
+}
+
+inline void mask_combine(device_bitmask a, std::uint64_t const* b, std::uint64_t* out, int op,
+                         cuda::stream_ref stream)
+{
+  std::uint64_t const n = a.num_words();
+  if (n == 0) return;
+  unsigned const grid = unsigned(std::min<std::uint64_t>((n + 255) / 256, 4096));
+  mask_combine_kernel<<<grid, 256, 0, stream.get()>>>(a.words, b, out, a.num_rows, op);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+}
+
+struct popcount_word {
+  __host__ __device__ std::uint64_t operator()(std::uint64_t w) const { return std::uint64_t(cuda::std::popcount(w)); }
+};
+
 /** Copies `n` device words to the host. @note synchronizes `stream`. */
 inline void read_words(std::uint64_t* host, std::uint64_t const* device, std::size_t n, cuda::stream_ref stream)
 {
@@ -237,6 +269,53 @@ inline device_row_ranges_buffer to_row_ranges(device_row_ids ids, cuda::stream_r
   auto const runs = detail::select_runs(ids.count, ids.count, detail::ids_run_first{ids.rows},
                                         detail::ids_run_last{ids.rows, ids.count}, stream, mr);
   return detail::zip_runs(runs.first, runs.last, ids.rows, runs.count, stream, mr);
+}
+
+// -------------------------------------------------------------------------------------------------
+// Combining bitmasks (the predicates of one table, ANDed or ORed as the query says). Each writes
+// ceil(num_rows / 64) words to `out`, which may be one of the inputs; bits at or past num_rows
+// come out zero. Stream-ordered, no synchronisation; fastpair::logic_error when the row counts differ.
+// -------------------------------------------------------------------------------------------------
+
+/** @brief out = a AND b. */
+inline void mask_and(device_bitmask a, device_bitmask b, std::uint64_t* out, cuda::stream_ref stream = {})
+{
+  FASTPAIR_EXPECTS(a.num_rows == b.num_rows, "mask_and: masks of different row counts");
+  detail::mask_combine(a, b.words, out, 0, stream);
+}
+
+/** @brief out = a OR b. */
+inline void mask_or(device_bitmask a, device_bitmask b, std::uint64_t* out, cuda::stream_ref stream = {})
+{
+  FASTPAIR_EXPECTS(a.num_rows == b.num_rows, "mask_or: masks of different row counts");
+  detail::mask_combine(a, b.words, out, 1, stream);
+}
+
+/** @brief out = NOT a (over the rows: bits at or past num_rows stay zero). */
+inline void mask_not(device_bitmask a, std::uint64_t* out, cuda::stream_ref stream = {})
+{
+  detail::mask_combine(a, nullptr, out, 2, stream);
+}
+
+/**
+ * @brief The number of selected rows (cub::DeviceReduce over the words' popcounts; bits at or past
+ * num_rows must be zero, as every producer in the library leaves them). @note synchronizes `stream`
+ * once; temporaries from `mr` on `stream`.
+ */
+inline std::uint64_t mask_count(device_bitmask m, cuda::stream_ref stream = {},
+                                device_async_resource_ref mr = default_device_resource())
+{
+  std::uint64_t const n = m.num_words();
+  if (n == 0) return 0;
+  auto const in = thrust::make_transform_iterator(m.words, detail::popcount_word{});
+  device_buffer<std::uint64_t> sum(1, stream, mr);
+  std::size_t temp_bytes = 0;
+  FASTPAIR_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, sum.data(), n, stream.get()));
+  device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+  FASTPAIR_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in, sum.data(), n, stream.get()));
+  std::uint64_t count = 0;
+  detail::read_words(&count, sum.data(), 1, stream);
+  return count;
 }
 
 }  // namespace fastpair

@@ -12,9 +12,6 @@
 #include <fastpair/predicates.cuh>
 #include <fastpair/select.cuh>
 
-#include <cub/device/device_reduce.cuh>
-#include <cuda/std/bit>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <cuda_runtime_api.h>
 
@@ -90,40 +87,22 @@ void expect_on_device(gpu_column const& c, where w)
                                         ", the call runs on device " + std::to_string(d));
 }
 
-__global__ void mask_combine(std::uint64_t const* a, std::uint64_t const* b, std::uint64_t* out, std::uint64_t n,
-                             int op, std::uint64_t last_word_bits)
-{
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint64_t v = op == 0 ? (a[i] & b[i]) : op == 1 ? (a[i] | b[i]) : ~a[i];
-    if (i == n - 1 && last_word_bits != 0) v &= (std::uint64_t{1} << last_word_bits) - 1;  // bits past num_rows stay 0
-    out[i] = v;
-  }
-}
-
-struct popcount_op {
-  __host__ __device__ std::uint64_t operator()(std::uint64_t w) const { return std::uint64_t(cuda::std::popcount(w)); }
-};
-
-device_mask combine(device_mask const& a, device_mask const* b, int op, where w)
-{
-  if (b) FASTPAIR_EXPECTS(a.num_rows == b->num_rows, "masks of different lengths");
-  device_scope const scope(a.words.device);
-  std::uint64_t const n = (a.num_rows + 63) / 64;
-  device_buffer<std::uint64_t> out(n, stream_of(w));
-  if (n) {
-    unsigned const grid = unsigned(std::min<std::uint64_t>((n + 255) / 256, 4096));
-    mask_combine<<<grid, 256, 0, stream_of(w).get()>>>(static_cast<std::uint64_t const*>(a.words.data),
-                                                       b ? static_cast<std::uint64_t const*>(b->words.data) : nullptr,
-                                                       out.data(), n, op, a.num_rows % 64);
-    FASTPAIR_CUDA_TRY(cudaGetLastError());
-  }
-  return {a.num_rows, span_of(std::move(out))};
-}
-
 device_bitmask view_of(device_mask const& m)
 {
   return {static_cast<std::uint64_t const*>(m.words.data), m.num_rows};
+}
+
+/** op 0: a AND b, 1: a OR b, 2: NOT a (selection.cuh), into a new mask on a's device. */
+device_mask combine(device_mask const& a, device_mask const* b, int op, where w)
+{
+  if (b) FASTPAIR_EXPECTS(a.num_rows == b->num_rows, "masks of different lengths");
+  if (b) FASTPAIR_EXPECTS(a.words.device == b->words.device, "masks on different devices");
+  device_scope const scope(a.words.device);
+  device_buffer<std::uint64_t> out((a.num_rows + 63) / 64, stream_of(w));
+  if (op == 0) fastpair::mask_and(view_of(a), view_of(*b), out.data(), stream_of(w));
+  if (op == 1) fastpair::mask_or(view_of(a), view_of(*b), out.data(), stream_of(w));
+  if (op == 2) fastpair::mask_not(view_of(a), out.data(), stream_of(w));
+  return {a.num_rows, span_of(std::move(out))};
 }
 
 }  // namespace
@@ -268,17 +247,7 @@ device_mask mask_not(device_mask const& a, where w) { return combine(a, nullptr,
 std::uint64_t mask_count(device_mask const& m, where w)
 {
   device_scope const scope(m.words.device);
-  std::uint64_t const n = (m.num_rows + 63) / 64;
-  if (n == 0) return 0;
-  auto const in = thrust::make_transform_iterator(static_cast<std::uint64_t const*>(m.words.data), popcount_op{});
-  device_buffer<std::uint64_t> sum(1, stream_of(w));
-  std::size_t temp = 0;
-  FASTPAIR_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, temp, in, sum.data(), n, stream_of(w).get()));
-  device_buffer<std::uint8_t> scratch(temp, stream_of(w));
-  FASTPAIR_CUDA_TRY(cub::DeviceReduce::Sum(scratch.data(), temp, in, sum.data(), n, stream_of(w).get()));
-  std::uint64_t out = 0;
-  copy_to_host(&out, sum.data(), sizeof out, w);
-  return out;
+  return fastpair::mask_count(view_of(m), stream_of(w));
 }
 
 device_span mask_to_row_ids(device_mask const& m, std::uint64_t* count, where w)

@@ -318,6 +318,54 @@ TEST_CASE("GPU selection conversions equal the host ones", "[gpu][select]")
   }
 }
 
+TEST_CASE("bitmask AND / OR / NOT and count equal the host ones, in place too", "[gpu][select]")
+{
+  for (std::uint64_t n : {0ull, 1ull, 63ull, 64ull, 65ull, 1000ull, 4097ull}) {
+    INFO(n << " rows");
+    auto const a = random_selection(n, 0.3, n + 1), b = random_selection(n, 0.6, n + 2);
+    device_forms const fa(a, n), fb(b, n);
+    std::uint64_t const words = (n + 63) / 64;
+    auto host_mask = [&](fastpair::selection const& s) {
+      std::vector<std::uint64_t> w(words, 0);
+      for (auto r : s.rows) w[r / 64] |= std::uint64_t{1} << (r % 64);
+      return w;
+    };
+    auto const ha = host_mask(a), hb = host_mask(b);
+    std::vector<std::uint64_t> want_and(words), want_or(words), want_not(words);
+    std::uint64_t want_and_count = 0;
+    for (std::uint64_t i = 0; i < words; ++i) {
+      want_and[i] = ha[i] & hb[i];
+      want_or[i]  = ha[i] | hb[i];
+      want_not[i] = ~ha[i];
+      want_and_count += static_cast<std::uint64_t>(__builtin_popcountll(want_and[i]));
+    }
+    if (n % 64 != 0) want_not.back() &= (std::uint64_t{1} << (n % 64)) - 1;  // no bits past the rows
+
+    fastpair::device_buffer<std::uint64_t> out(std::max<std::uint64_t>(words, 1), {});
+    fastpair::mask_and(fa.mask_view, fb.mask_view, out.data());
+    REQUIRE(download(out.data(), words) == want_and);
+    REQUIRE(fastpair::mask_count({out.data(), n}) == want_and_count);
+    fastpair::mask_or(fa.mask_view, fb.mask_view, out.data());
+    REQUIRE(download(out.data(), words) == want_or);
+    fastpair::mask_not(fa.mask_view, out.data());
+    REQUIRE(download(out.data(), words) == want_not);
+    REQUIRE(fastpair::mask_count(fa.mask_view) == a.rows.size());
+
+    // In place: out aliases an input.
+    auto inplace = upload(ha);
+    fastpair::device_bitmask const ia{inplace.data(), n};
+    fastpair::mask_and(ia, fb.mask_view, inplace.data());
+    REQUIRE(download(inplace.data(), words) == want_and);
+    fastpair::mask_not(fa.mask_view, inplace.data());
+    fastpair::mask_not(ia, inplace.data());
+    REQUIRE(download(inplace.data(), words) == ha);
+  }
+  fastpair::device_buffer<std::uint64_t> w(2, {});
+  FASTPAIR_CUDA_TRY(cudaMemset(w.data(), 0, 16));
+  CHECK_THROWS_AS(fastpair::mask_and({w.data(), 100}, {w.data(), 99}, w.data()), fastpair::logic_error);
+  CHECK_THROWS_AS(fastpair::mask_or({w.data(), 64}, {w.data(), 65}, w.data()), fastpair::logic_error);
+}
+
 TEST_CASE("a column prepared without row offsets: selective decode and predicates throw logic_error", "[gpu][select][predicates]")
 {
   // The default prepared column is lean (prepare_options::row_offsets = false): what reads the

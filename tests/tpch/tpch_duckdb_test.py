@@ -26,47 +26,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tpch_data  # noqa: E402
+from tpch_data import QUERIES  # noqa: E402
+
 CODECS = ("onpair16", "onpair12", "fsst12")
-
-TABLES = {  # name: (columns, key expression for the row order)
-    "part": ("p_partkey p_name p_mfgr p_brand p_type p_size p_container p_retailprice p_comment",
-             "CAST(p_partkey AS BIGINT)"),
-    "supplier": ("s_suppkey s_name s_address s_nationkey s_phone s_acctbal s_comment",
-                 "CAST(s_suppkey AS BIGINT)"),
-    "customer": ("c_custkey c_name c_address c_nationkey c_phone c_acctbal c_mktsegment c_comment",
-                 "CAST(c_custkey AS BIGINT)"),
-    "orders": ("o_orderkey o_custkey o_orderstatus o_totalprice o_orderdate o_orderpriority o_clerk "
-               "o_shippriority o_comment", "CAST(o_orderkey AS BIGINT)"),
-    "lineitem": ("l_orderkey l_partkey l_suppkey l_linenumber l_quantity l_extendedprice l_discount l_tax "
-                 "l_returnflag l_linestatus l_shipdate l_commitdate l_receiptdate l_shipinstruct l_shipmode "
-                 "l_comment", "CAST(l_orderkey AS BIGINT), CAST(l_linenumber AS BIGINT)"),
-}
-
-# (query, table, [(column, op, args, SQL)], materialised columns)
-QUERIES = [
-    ("Q2", "part", [("p_type", "suffix", ["BRASS"], "p_type LIKE '%BRASS'")], ["p_type", "p_mfgr"]),
-    ("Q9", "part", [("p_name", "substring", ["green"], "p_name LIKE '%green%'")], ["p_name"]),
-    ("Q13", "orders", [("o_comment", "not_like", ["%special%requests%"],
-                        "o_comment NOT LIKE '%special%requests%'")], ["o_comment"]),
-    ("Q14", "part", [("p_type", "prefix", ["PROMO"], "p_type LIKE 'PROMO%'")], ["p_type"]),
-    ("Q16", "part", [("p_brand", "ne", ["Brand#45"], "p_brand <> 'Brand#45'"),
-                     ("p_type", "not_prefix", ["MEDIUM POLISHED"], "p_type NOT LIKE 'MEDIUM POLISHED%'")],
-     ["p_brand", "p_type"]),
-    ("Q16 supplier", "supplier", [("s_comment", "like", ["%Customer%Complaints%"],
-                                    "s_comment LIKE '%Customer%Complaints%'")], ["s_comment", "s_name"]),
-    ("Q19 part", "part", [("p_brand", "eq", ["Brand#12"], "p_brand = 'Brand#12'"),
-                          ("p_container", "in", ["SM CASE", "SM BOX", "SM PACK", "SM PKG"],
-                           "p_container IN ('SM CASE', 'SM BOX', 'SM PACK', 'SM PKG')")],
-     ["p_brand", "p_container"]),
-    ("Q19 lineitem", "lineitem",
-     [("l_shipinstruct", "eq", ["DELIVER IN PERSON"], "l_shipinstruct = 'DELIVER IN PERSON'"),
-      ("l_shipmode", "in", ["AIR", "AIR REG"], "l_shipmode IN ('AIR', 'AIR REG')")],
-     ["l_shipinstruct", "l_shipmode", "l_comment"]),
-    ("Q20", "part", [("p_name", "prefix", ["forest"], "p_name LIKE 'forest%'")], ["p_name"]),
-    ("Q22", "customer", [("c_phone", "prefix_in", ["13", "31", "23", "29", "30", "18", "17"],
-                          "substring(c_phone, 1, 2) IN ('13', '31', '23', '29', '30', '18', '17')")],
-     ["c_phone", "c_name"]),
-]
+QUERY_TABLES = ("part", "supplier", "customer", "orders", "lineitem")
 
 
 def missing(what):
@@ -89,32 +54,20 @@ def main():
         import duckdb
     except ImportError:
         missing("the duckdb Python package")
-    gen = shutil.which("tpchgen-cli") or shutil.which("tpchgen-cli", path=os.path.dirname(sys.executable))
-    if gen is None:
+    if tpch_data.tpchgen() is None:
         missing("tpchgen-cli")
 
     work = a.work or tempfile.mkdtemp(prefix="fastpair_tpch_")
     shutil.rmtree(work, ignore_errors=True)
     data = os.path.join(work, "tbl")
-    os.makedirs(data)
-    subprocess.run([gen, "tbl", "-s", a.sf, "--tables", ",".join(TABLES), "--output-dir", data], check=True)
-
+    tpch_data.generate(a.sf, data, QUERY_TABLES)
     db = duckdb.connect()
-    for t, (cols, key) in TABLES.items():
-        names = cols.split() + ["trailing_empty"]  # every .tbl line ends with '|'
-        spec = "{" + ", ".join(f"'{n}': 'VARCHAR'" for n in names) + "}"
-        db.execute(f"CREATE TABLE {t}_raw AS SELECT * FROM read_csv('{os.path.join(data, t + '.tbl')}', delim='|', "
-                   f"header=false, quote='', escape='', auto_detect=false, columns={spec})")
-        db.execute(f"CREATE TABLE {t} AS SELECT row_number() OVER (ORDER BY {key}) - 1 AS rn, * FROM {t}_raw")
+    tpch_data.load(db, data, QUERY_TABLES)
 
     def values_file(table, col):  # the column in row order, one value per line
         path = os.path.join(work, f"{table}.{col}.txt")
         if not os.path.exists(path):
-            vals = [r[0] for r in db.execute(f"SELECT {col} FROM {table} ORDER BY rn").fetchall()]
-            if any("\n" in v for v in vals):
-                sys.exit(f"{table}.{col}: a value holds a newline")
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write("".join(v + "\n" for v in vals))
+            tpch_data.write_values(db, table, col, path)
         return path
 
     failures, checks = 0, 0
@@ -124,10 +77,7 @@ def main():
         expect_text = "".join("\t".join(str(x) for x in row) + "\n" for row in expect) + f"count\t{len(expect)}\n"
         spec_path = os.path.join(work, "spec.txt")
         with open(spec_path, "w", encoding="utf-8") as f:
-            for col, op, args, _ in where:
-                f.write("\t".join(["where", values_file(table, col), op] + args) + "\n")
-            for col in shown:
-                f.write(f"materialize\t{values_file(table, col)}\n")
+            f.write("".join(line + "\n" for line in tpch_data.spec_lines(where, shown, lambda c: values_file(table, c))))
         rows = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         for codec in a.codecs.split(","):
             checks += 1

@@ -18,184 +18,54 @@
 //                  like, not_like (a pattern of %-separated parts: select_like_pattern)
 // Output: one line per selected row, "<row>\t<value of each materialised column>...", then
 //         "count\t<selected rows>". Exit 2 with a message on bad input.
-#include <fastpair/encode.hpp>
-#include <fastpair/fastpair.cuh>
-#include <fastpair/predicates.cuh>
-#include <fastpair/predicates.hpp>
+#include "tpch_ops.cuh"
+
 #include <fastpair/reference.hpp>
 #include <fastpair/select.cuh>
 
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
-
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace {
 
 using fastpair::selection_bitmask;
-
-std::vector<std::string> split_tabs(std::string const& line)
-{
-  std::vector<std::string> out;
-  std::size_t b = 0;
-  for (std::size_t e; (e = line.find('\t', b)) != std::string::npos; b = e + 1) out.push_back(line.substr(b, e - b));
-  out.push_back(line.substr(b));
-  return out;
-}
+using fastpair::tpch::split_tabs;
 
 /** The column of `path` (one value per line), compressed with `kind`; compressed once per file. */
 fastpair::compressed_column const& column(std::string const& path, fastpair::codec kind)
 {
   static std::map<std::string, fastpair::compressed_column> cache;
   if (auto it = cache.find(path); it != cache.end()) return it->second;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::vector<std::string> values;
-  for (std::string v; std::getline(in, v);) values.push_back(std::move(v));
-  fastpair::host_strings rows;
-  for (auto const& v : values) rows.push_back(v);
-  return cache.emplace(path, fastpair::compress(rows, kind)).first->second;
+  return cache.emplace(path, fastpair::tpch::load_column(path, kind)).first->second;
 }
 
-selection_bitmask complement(selection_bitmask m)
-{
-  for (auto& w : m.words) w = ~w;
-  if (m.num_rows % 64 != 0) m.words.back() &= (std::uint64_t{1} << (m.num_rows % 64)) - 1;
-  return m;
-}
-
-selection_bitmask either(selection_bitmask a, selection_bitmask const& b)
-{
-  for (std::size_t i = 0; i < a.words.size(); ++i) a.words[i] |= b.words[i];
-  return a;
-}
-
-selection_bitmask evaluate(fastpair::compressed_column const& col, std::string const& op, std::vector<std::string> const& args)
-{
-  auto need = [&](std::size_t n) {
-    if (args.size() != n) throw std::runtime_error(op + " takes " + std::to_string(n) + " argument(s)");
-  };
-  if (op == "eq") return need(1), fastpair::select_equal(col, args[0]);
-  if (op == "ne") return need(1), complement(fastpair::select_equal(col, args[0]));
-  if (op == "prefix") return need(1), fastpair::select_prefix(col, args[0]);
-  if (op == "not_prefix") return need(1), complement(fastpair::select_prefix(col, args[0]));
-  if (op == "suffix") return need(1), fastpair::select_suffix(col, args[0]);
-  if (op == "substring") return need(1), fastpair::select_substring(col, args[0]);
-  if (op == "like") return need(1), fastpair::select_like_pattern(col, args[0]);
-  if (op == "not_like") return need(1), complement(fastpair::select_like_pattern(col, args[0]));
-  if (op == "in") {
-    std::vector<std::string_view> lits(args.begin(), args.end());
-    return fastpair::select_in(col, lits);
-  }
-  if (op == "prefix_in") {
-    selection_bitmask m(col.num_rows());
-    for (auto const& a : args) m = either(std::move(m), fastpair::select_prefix(col, a));
-    return m;
-  }
-  throw std::runtime_error("unknown op '" + op + "'");
-}
-
-// ---- the GPU path ---------------------------------------------------------------------------
-
-/** A column prepared on the GPU with the row offsets the predicates and selective decode read. */
+/** A column prepared on the GPU (row offsets on), once per column. */
 fastpair::device_column const& device_column_of(fastpair::compressed_column const& col)
 {
   static std::map<fastpair::compressed_column const*, std::unique_ptr<fastpair::device_column>> cache;
   auto& d = cache[&col];
-  if (!d) {
-    fastpair::prepare_options opt;
-    opt.row_offsets = true;
-    d = std::make_unique<fastpair::device_column>(fastpair::device_column::prepare(col, {}, opt));
-  }
+  if (!d) d = std::make_unique<fastpair::device_column>(fastpair::tpch::prepare_for_predicates(col));
   return *d;
 }
 
 using words_t = fastpair::device_buffer<std::uint64_t>;
-
-words_t new_words(std::uint64_t rows) { return words_t((rows + 63) / 64, {}); }
-
-/** Word i of op(a, b): 0 and, 1 or, 2 not (tail bits past the last row cleared). */
-struct combine_word {
-  std::uint64_t const* a;
-  std::uint64_t const* b;
-  int op;
-  std::uint64_t n, tail;
-  __device__ std::uint64_t operator()(std::uint64_t i) const
-  {
-    std::uint64_t const v = op == 0 ? a[i] & b[i] : op == 1 ? a[i] | b[i] : ~a[i];
-    return (op == 2 && i == n - 1 && tail) ? v & ((std::uint64_t{1} << tail) - 1) : v;
-  }
-};
-
-/** a = op(a, b) on device words. */
-void combine(words_t& a, words_t const* b, int op, std::uint64_t rows)
-{
-  std::uint64_t const n = a.size();
-  thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0), thrust::counting_iterator<std::uint64_t>(n),
-                    a.data(), combine_word{a.data(), b ? b->data() : nullptr, op, n, rows % 64});
-}
-
-words_t evaluate_gpu(fastpair::compressed_column const& col, std::string const& op, std::vector<std::string> const& args)
-{
-  auto need = [&](std::size_t n) {
-    if (args.size() != n) throw std::runtime_error(op + " takes " + std::to_string(n) + " argument(s)");
-  };
-  fastpair::device_column const& d = device_column_of(col);
-  std::uint64_t const rows         = col.num_rows();
-  words_t w                        = new_words(rows);
-  bool negate                      = false;
-  if (op == "eq" || op == "ne") {
-    need(1);
-    fastpair::select_equal(d, col, args[0], w.data());
-    negate = op == "ne";
-  } else if (op == "prefix" || op == "not_prefix") {
-    need(1);
-    fastpair::select_prefix(d, col, args[0], w.data());
-    negate = op == "not_prefix";
-  } else if (op == "suffix") {
-    need(1), fastpair::select_suffix(d, col, args[0], w.data());
-  } else if (op == "substring") {
-    need(1), fastpair::select_substring(d, col, args[0], w.data());
-  } else if (op == "like" || op == "not_like") {
-    need(1);
-    fastpair::select_like_pattern(d, col, args[0], w.data());
-    negate = op == "not_like";
-  } else if (op == "in") {
-    std::vector<std::string_view> lits(args.begin(), args.end());
-    fastpair::select_in(d, col, lits, w.data());
-  } else if (op == "prefix_in") {
-    FASTPAIR_CUDA_TRY(cudaMemset(w.data(), 0, w.size() * sizeof(std::uint64_t)));
-    for (auto const& a : args) {
-      words_t m = new_words(rows);
-      fastpair::select_prefix(d, col, a, m.data());
-      combine(w, &m, 1, rows);
-    }
-  } else {
-    throw std::runtime_error("unknown op '" + op + "'");
-  }
-  if (negate) combine(w, nullptr, 2, rows);
-  return w;
-}
 
 /** The selected row ids and each shown column's selected values, from the GPU. */
 std::string run_gpu(std::vector<std::pair<fastpair::compressed_column const*, std::pair<std::string, std::vector<std::string>>>> const& where,
                     std::vector<fastpair::compressed_column const*> const& shown)
 {
   std::uint64_t const rows = where.front().first->num_rows();
-  words_t mask             = evaluate_gpu(*where.front().first, where.front().second.first, where.front().second.second);
-  for (std::size_t i = 1; i < where.size(); ++i) {
-    words_t m = evaluate_gpu(*where[i].first, where[i].second.first, where[i].second.second);
-    combine(mask, &m, 0, rows);
+  words_t mask((rows + 63) / 64, {}), m((rows + 63) / 64, {}), scratch((rows + 63) / 64, {});
+  for (std::size_t i = 0; i < where.size(); ++i) {
+    auto const& [col, op] = where[i];
+    fastpair::tpch::gpu_predicate const p(*col, device_column_of(*col), op.first, op.second);
+    fastpair::device_bitmask const r = p.evaluate(i == 0 ? mask.data() : m.data(), scratch.data());
+    if (i > 0) fastpair::mask_and({mask.data(), rows}, r, mask.data());
   }
   fastpair::device_bitmask const bm{mask.data(), rows};
   fastpair::device_row_ids_buffer const ids = fastpair::to_row_ids(bm);
@@ -241,7 +111,7 @@ try {
         any = true;
         continue;
       }
-      selection_bitmask m = evaluate(col, f[2], std::vector<std::string>(f.begin() + 3, f.end()));
+      selection_bitmask m = fastpair::tpch::evaluate_host(col, f[2], std::vector<std::string>(f.begin() + 3, f.end()));
       if (!any) mask = std::move(m);
       else if (m.num_rows != mask.num_rows) throw std::runtime_error(f[1] + ": not the row count of the earlier columns");
       else
