@@ -132,11 +132,11 @@ void bench_query(benchmark::State& state, query const& q, std::string const& cod
   std::vector<fb::decoded_matcher> matchers;
   for (auto const& w : q.where) matchers.push_back(matcher_of(w));
 
-  fastpair::device_buffer<std::uint64_t> mask(words, {}), part(words, {}), scratch(words, {}), check(words, {});
+  fastpair::device_buffer<std::uint64_t> mask(words, {}), part(words, {}), check(words, {});
   fastpair::device_bitmask const m{mask.data(), rows};
   auto on_codes = [&](cudaStream_t s, std::uint64_t* out) {
     for (std::size_t i = 0; i < preds.size(); ++i) {
-      auto const r = preds[i].evaluate(i == 0 ? out : part.data(), scratch.data(), s);
+      auto const r = preds[i].evaluate(i == 0 ? out : part.data(), s);
       if (i > 0) fastpair::mask_and({out, rows}, r, out, s);
     }
   };

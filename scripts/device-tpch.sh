@@ -36,8 +36,10 @@ fi
 for t in ${SANITIZERS-memcheck racecheck synccheck initcheck}; do
   t0=$(date +%s)
   timeout "${SANITIZE_TIMEOUT:-300}" python3 "$test_py" --tool "$tool" --gpu --sf 0.01 --codecs onpair16 --work /tmp/fastpair-tpch-$t \
-    --wrap "compute-sanitizer --tool $t --error-exitcode 9" > "$out/$t.log" 2>&1
-  echo "$t SF 0.01 onpair16: rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/$t.log")" | tee -a "$summary"
+    --wrap "compute-sanitizer --tool $t --error-exitcode 9 --log-file /tmp/fastpair-cs-$t.%p.log" > "$out/$t.log" 2>&1
+  rc=$?
+  cat /tmp/fastpair-cs-$t.*.log > "$out/$t-sanitizer.log" 2>/dev/null; rm -f /tmp/fastpair-cs-$t.*.log
+  echo "$t SF 0.01 onpair16: rc=$rc in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/$t.log"); $(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$out/$t-sanitizer.log") clean process reports" | tee -a "$summary"
   rm -rf /tmp/fastpair-tpch-$t
 done
 

@@ -226,6 +226,30 @@ class device_like_predicate {
   }
 
   /**
+   * @brief `col LIKE 'p1%' OR col LIKE 'p2%' OR ...` (SQL's `substring(col, 1, k) IN (...)`) as
+   * one automaton (like_prefix_set: the prefixes' trie), so a row is walked once instead of once
+   * per prefix. Table as prepare_pattern's; kind() is not meaningful for it.
+   * @throw format_error for an invalid dictionary; cuda_error.
+   */
+  static device_like_predicate prepare_prefixes(compressed_column const& host, std::vector<std::string_view> const& prefixes,
+                                                cuda::stream_ref stream = {}, like_options const& opt = {},
+                                                device_async_resource_ref mr = default_device_resource())
+  {
+    device_like_predicate p;
+    p.kind_       = host.kind;
+    p.num_tokens_ = host.dict.size();
+    like_prefix_set const ps(host.dict, prefixes, opt);
+    p.states_             = ps.num_states();
+    p.pattern_bytes_      = ps.min_bytes();
+    p.accept_             = ps.accept();
+    p.moving_             = ps.accept();  // accept and dead absorb
+    p.stops_at_absorbing_ = true;
+    p.warp_long_rows_     = false;  // a prefix is decided by a row's first codes
+    if (ps.has_table() && p.states_ <= 0xFFFF) p.upload_table(ps.table(), stream, mr);
+    return p;
+  }
+
+  /**
    * @brief Writes the bitmask of the rows of `col` matching the pattern into `words`
    * (ceil(num_rows / 64) device words, all written). Asynchronous (no allocation, no
    * synchronisation), except without a table (see prepare), where it copies the row byte
@@ -259,6 +283,7 @@ class device_like_predicate {
       v.num_states         = states_;
       v.num_tokens         = static_cast<std::uint32_t>(num_tokens_);
       v.accept             = accept_;
+      v.min_bytes          = pattern_bytes_;
       v.moving             = moving_;
       v.stops_at_absorbing = stops_at_absorbing_;
       detail::like_kernel<state_t><<<detail::predicate_blocks(rows), detail::predicate_threads, 0, stream.get()>>>(
@@ -346,6 +371,16 @@ inline device_bitmask select_like_pattern(device_column const& col, compressed_c
                                           device_async_resource_ref mr = default_device_resource())
 {
   return device_like_predicate::prepare_pattern(host, pattern, stream, opt, mr).evaluate(col, words, stream);
+}
+
+/** @brief Rows starting with any of `prefixes` (one-shot device_like_predicate::prepare_prefixes,
+ *  allocated from `mr`, freed stream-ordered). */
+inline device_bitmask select_prefix_in(device_column const& col, compressed_column const& host,
+                                       std::vector<std::string_view> const& prefixes, std::uint64_t* words,
+                                       cuda::stream_ref stream = {}, like_options const& opt = {},
+                                       device_async_resource_ref mr = default_device_resource())
+{
+  return device_like_predicate::prepare_prefixes(host, prefixes, stream, opt, mr).evaluate(col, words, stream);
 }
 
 /** @brief LIKE 'pattern%' (one-shot, allocated from `mr`). */

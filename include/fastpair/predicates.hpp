@@ -35,6 +35,7 @@
 #include <fastpair/format.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -772,6 +773,120 @@ inline selection_bitmask select_like_pattern(compressed_column const& col, std::
   selection_bitmask m(col.num_rows());
   for (std::uint64_t r = 0; r < col.num_rows(); ++r)
     if (lp.row_matches(col, r)) m.set(r);
+  return m;
+}
+
+/**
+ * @brief `col LIKE 'p1%' OR col LIKE 'p2%' OR ...` as one automaton (SQL's
+ * `substring(col, 1, k) IN ('p1', 'p2', ...)` when every prefix has k bytes): the trie of the
+ * prefixes, then accept and dead (both absorbing), lifted to a token table as like_pattern. A row
+ * is one walk instead of one per prefix. States: the trie's inner nodes 0 .. accept() - 1 (0 is
+ * the root), accept(), accept() + 1 (dead); a prefix that extends another is absorbed by it, and
+ * an empty prefix (or none at all: nothing matches) is handled exactly.
+ */
+class like_prefix_set {
+ public:
+  /** @brief Compiles `prefixes` against `dict` (kept by pointer: it must outlive the matcher). */
+  like_prefix_set(dictionary const& dict, std::vector<std::string_view> const& prefixes, like_options const& opt = {})
+    : dict_(&dict)
+  {
+    // The trie's inner nodes, children by byte: `leaf` marks "a prefix ends here".
+    constexpr std::uint32_t none = 0xFFFFFFFFu, leaf = 0xFFFFFFFEu;
+    std::vector<std::array<std::uint32_t, 256>> child(1);
+    child[0].fill(none);
+    bool root_accepts = false;
+    min_bytes_        = prefixes.empty() ? 0 : SIZE_MAX;
+    for (std::string_view p : prefixes) {
+      min_bytes_ = std::min(min_bytes_, p.size());
+      root_accepts = root_accepts || p.empty();
+      for (std::size_t i = 0, q = 0; i < p.size(); ++i) {
+        auto const b          = static_cast<std::uint8_t>(p[i]);
+        std::uint32_t const c = child[q][b];
+        if (c == leaf) break;  // a shorter prefix already ends here and absorbs this one
+        if (i + 1 == p.size()) {
+          child[q][b] = leaf;  // absorbs any longer prefix below (its nodes become unreachable)
+          break;
+        }
+        if (c != none) {
+          q = c;
+          continue;
+        }
+        child[q][b] = static_cast<std::uint32_t>(child.size());
+        q           = child.size();
+        child.emplace_back().fill(none);
+      }
+    }
+    if (root_accepts) child.clear();  // every row matches: the start state is the accept state
+    accept_ = static_cast<std::uint32_t>(child.size());
+    states_ = accept_ + 2;
+    // Every walk starts at 0: the root, or accept itself when a prefix is empty. Without prefixes
+    // the root has no child and nothing matches (not even the empty row: the root does not accept).
+    dfa_.assign(std::size_t{states_} * 256, accept_ + 1);  // dead unless a child or accept
+    for (std::uint32_t q = 0; q < accept_; ++q)
+      for (unsigned b = 0; b < 256; ++b) {
+        std::uint32_t const c = child[q][b];
+        if (c != none) dfa_[std::size_t{q} * 256 + b] = c == leaf ? accept_ : c;
+      }
+    for (unsigned b = 0; b < 256; ++b) dfa_[std::size_t{accept_} * 256 + b] = accept_;
+    std::size_t const n = dict.size();
+    if (n * states_ * sizeof(std::uint32_t) <= opt.max_table_bytes) {
+      table_.resize(n * states_);
+      for (std::size_t c = 0; c < n; ++c)
+        for (std::uint32_t q = 0; q < states_; ++q) table_[c * states_ + q] = step_bytes(q, dict.data(c), dict.length(c));
+    }
+  }
+
+  std::uint32_t num_states() const noexcept { return states_; }
+  /** @brief Always 0 (the root, or accept() when a prefix is empty). */
+  std::uint32_t start() const noexcept { return 0; }
+  std::uint32_t accept() const noexcept { return accept_; }
+  bool absorbing(std::uint32_t q) const noexcept { return q >= accept_; }
+  bool has_table() const noexcept { return !table_.empty(); }
+  /** @brief The token table (tokens x states, token-major; empty when it would exceed
+   *  like_options::max_table_bytes): what the GPU predicate uploads. */
+  std::vector<std::uint32_t> const& table() const noexcept { return table_; }
+  /** @brief The shortest prefix's bytes: no shorter row matches. */
+  std::size_t min_bytes() const noexcept { return min_bytes_; }
+
+  /** @brief The state after `len` raw bytes from state q (the byte automaton). */
+  std::uint32_t step_bytes(std::uint32_t q, std::uint8_t const* p, std::size_t len) const noexcept
+  {
+    for (std::size_t i = 0; i < len && !absorbing(q); ++i) q = dfa_[std::size_t{q} * 256 + p[i]];
+    return q;
+  }
+  /** @brief The state after token `code` from state q (one lookup with the table). */
+  std::uint32_t step(std::uint32_t q, std::uint32_t code) const noexcept
+  {
+    if (!table_.empty()) return table_[std::size_t{code} * states_ + q];
+    return step_bytes(q, dict_->data(code), dict_->length(code));
+  }
+  /** @brief True if row r of `col` (whose dictionary this was compiled against) matches. */
+  bool row_matches(compressed_column const& col, std::uint64_t r) const noexcept
+  {
+    if (detail::row_bytes(col, r) < min_bytes_) return false;
+    std::uint32_t q = 0;
+    for (std::uint64_t j = col.row_code_offsets[r]; j < col.row_code_offsets[r + 1] && !absorbing(q); ++j)
+      q = step(q, code_at(col.kind, col.codes.data(), j));
+    return q == accept_;
+  }
+
+ private:
+  dictionary const* dict_;
+  std::uint32_t states_ = 0, accept_ = 0;
+  std::size_t min_bytes_ = 0;
+  std::vector<std::uint32_t> dfa_;    // states x 256
+  std::vector<std::uint32_t> table_;  // tokens x states
+};
+
+/** @brief Rows starting with any of `prefixes` (like_prefix_set: one walk per row), on the codes. */
+inline selection_bitmask select_prefix_in(compressed_column const& col, std::vector<std::string_view> const& prefixes,
+                                          like_options const& opt = {})
+{
+  detail::expect_column_shape(col);
+  like_prefix_set const ps(col.dict, prefixes, opt);
+  selection_bitmask m(col.num_rows());
+  for (std::uint64_t r = 0; r < col.num_rows(); ++r)
+    if (ps.row_matches(col, r)) m.set(r);
   return m;
 }
 

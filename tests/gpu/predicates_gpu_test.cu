@@ -130,6 +130,38 @@ void check_in(fastpair::compressed_column const& col, fastpair::device_column co
   CHECK(fastpair::is_valid(none));
 }
 
+/** Prefix sets (like_prefix_set, one automaton) against the OR of the prefixes on the bytes, on
+ *  the GPU (prepare_prefixes) and the host (select_prefix_in): no prefix, the empty prefix, a
+ *  prefix and its extensions in either order, and groups of `pats` (also as 2-byte prefixes, the
+ *  shape of TPC-H Q22). */
+void check_prefix_sets(fastpair::compressed_column const& col, fastpair::device_column const& dcol,
+                       fastpair::host_strings const& rows, std::vector<std::string> const& pats)
+{
+  std::vector<std::vector<std::string>> sets = {{}, {""}, {"a", ""}, {"a", "ab", "abc"}, {"abc", "ab"}, {"\xff", "\xc3"}};
+  for (std::size_t i = 0; i + 1 < pats.size(); i += 3) {
+    sets.push_back({pats.begin() + i, pats.begin() + std::min(pats.size(), i + 1 + i % 7)});
+    std::vector<std::string> two;
+    for (std::size_t k = i; k < std::min(pats.size(), i + 7); ++k) two.push_back(pats[k].substr(0, 2));
+    sets.push_back(two);
+  }
+  for (auto const& set : sets) {
+    std::string label;
+    for (auto const& p : set) label += show(p) + " ";
+    INFO("prefix set of " << set.size() << ": " << label);
+    std::vector<std::string_view> views(set.begin(), set.end());
+    auto const want = ref_mask(rows, [&](std::string_view row) {
+      for (auto const& p : set)
+        if (ref_like(like_kind::prefix, row, p)) return true;
+      return false;
+    });
+    auto const got = gpu_mask(rows.num_rows(), [&](std::uint64_t* w, cudaStream_t s) {
+      return fastpair::select_prefix_in(dcol, col, views, w, s);
+    });
+    CHECK_MASK(got, want);
+    CHECK_MASK(fastpair::select_prefix_in(col, views), want);
+  }
+}
+
 /** Periodic and self-overlapping rows (KMP failure links), NUL / 0xFF, UTF-8, empty rows, and
  *  rows long enough for the warp path (> 64 codes, several 2 048-code windows). */
 fastpair::host_strings adversarial_rows(std::uint64_t seed, std::size_t num_rows)
@@ -213,6 +245,7 @@ TEST_CASE("GPU predicates on every shared column and codec equal the host refere
       auto const dcol = prepare_with_offsets(col);
       for (auto const& p : pats) check_pattern(col, dcol, rows, p);
       check_in(col, dcol, rows, lits);
+      check_prefix_sets(col, dcol, rows, pats);
     }
   }
 }
@@ -231,6 +264,7 @@ TEST_CASE("GPU predicates on adversarial columns (periodic text, long rows, empt
       std::vector<std::string> lits(pats.begin(), pats.begin() + std::min<std::size_t>(10, pats.size()));
       lits.emplace_back(rows.row(0));
       check_in(col, dcol, rows, lits);
+      check_prefix_sets(col, dcol, rows, pats);
     }
   }
 }

@@ -217,6 +217,42 @@ TEST_CASE("predicates: adversarial columns, every codec, against decode-then-com
   }
 }
 
+TEST_CASE("predicates: prefix sets (one automaton) equal the OR of the prefixes, with and without a table",
+          "[predicates]")
+{
+  fastpair::host_strings const rows = adversarial_rows(13);
+  auto const pats                   = adversarial_patterns(rows, 14);
+  std::vector<std::vector<std::string>> sets = {{}, {""}, {"a", ""}, {"a", "ab", "abc"}, {"abc", "ab"}};
+  for (std::size_t i = 0; i + 1 < pats.size(); i += 2) {
+    sets.push_back({pats.begin() + i, pats.begin() + std::min(pats.size(), i + 1 + i % 5)});
+    std::vector<std::string> two;
+    for (std::size_t k = i; k < std::min(pats.size(), i + 7); ++k) two.push_back(pats[k].substr(0, 2));
+    sets.push_back(two);
+  }
+  fastpair::like_options no_table;
+  no_table.max_table_bytes = 0;
+  for (codec kind : all_codecs) {
+    INFO("codec " << fastpair::codec_name(kind));
+    auto const col = eager_column(rows, kind);
+    for (auto const& set : sets) {
+      INFO("prefix set of " << set.size() << (set.empty() ? "" : ", first " + show(set.front())));
+      std::vector<std::string_view> views(set.begin(), set.end());
+      auto const want = ref_mask(rows, [&](std::string_view row) {
+        for (auto const& p : set)
+          if (ref_like(like_kind::prefix, row, p)) return true;
+        return false;
+      });
+      CHECK_MASK(fastpair::select_prefix_in(col, views), want);
+      CHECK_MASK(fastpair::select_prefix_in(col, views, no_table), want);
+    }
+    fastpair::like_prefix_set const q22(col.dict, {"13", "31", "23", "29", "30", "18", "17"});
+    CHECK(q22.num_states() == 6);  // root, '1', '2', '3', accept, dead
+    CHECK(q22.min_bytes() == 2);
+    CHECK(q22.has_table());
+    CHECK_FALSE(fastpair::like_prefix_set(col.dict, {"13"}, no_table).has_table());
+  }
+}
+
 namespace {
 
 /** SQL LIKE with '%' as the only wildcard, on raw bytes (the two-pointer glob match). */

@@ -7,7 +7,7 @@
 //   gpu_predicate    one `where` op compiled for a column on the GPU (predicates.cuh; tables
 //                    uploaded once), evaluated into a device bitmask.
 // Ops: eq, ne, in, prefix, not_prefix, suffix, substring, like, not_like (a %-separated pattern),
-// prefix_in (OR of prefixes).
+// prefix_in (any of several prefixes: one like_prefix_set).
 #pragma once
 
 #include <fastpair/encode.hpp>
@@ -62,15 +62,8 @@ inline selection_bitmask complement(selection_bitmask m)
 inline selection_bitmask evaluate_host(compressed_column const& col, std::string const& op,
                                        std::vector<std::string> const& args)
 {
-  if (op == "in" || op == "prefix_in") {
-    if (op == "in") return select_in(col, std::vector<std::string_view>(args.begin(), args.end()));
-    selection_bitmask m(col.num_rows());
-    for (auto const& a : args) {
-      selection_bitmask const p = select_prefix(col, a);
-      for (std::size_t i = 0; i < m.words.size(); ++i) m.words[i] |= p.words[i];
-    }
-    return m;
-  }
+  if (op == "in") return select_in(col, std::vector<std::string_view>(args.begin(), args.end()));
+  if (op == "prefix_in") return select_prefix_in(col, std::vector<std::string_view>(args.begin(), args.end()));
   expect_args(op, args, 1);
   if (op == "eq") return select_equal(col, args[0]);
   if (op == "ne") return complement(select_equal(col, args[0]));
@@ -100,8 +93,7 @@ class gpu_predicate {
       return;
     }
     if (op_ == "prefix_in") {
-      if (args.empty()) throw std::runtime_error("prefix_in takes at least one argument");
-      for (auto const& a : args) likes_.push_back(device_like_predicate::prepare(host, like_kind::prefix, a, stream));
+      like_ = device_like_predicate::prepare_prefixes(host, std::vector<std::string_view>(args.begin(), args.end()), stream);
       return;
     }
     expect_args(op_, args, 1);
@@ -110,28 +102,22 @@ class gpu_predicate {
       lits_      = device_literal_set::prepare(host, {args[0]}, stream);
       uses_lits_ = true;
     } else if (op_ == "prefix" || op_ == "not_prefix") {
-      likes_.push_back(device_like_predicate::prepare(host, like_kind::prefix, args[0], stream));
+      like_ = device_like_predicate::prepare(host, like_kind::prefix, args[0], stream);
     } else if (op_ == "suffix") {
-      likes_.push_back(device_like_predicate::prepare(host, like_kind::suffix, args[0], stream));
+      like_ = device_like_predicate::prepare(host, like_kind::suffix, args[0], stream);
     } else if (op_ == "substring") {
-      likes_.push_back(device_like_predicate::prepare(host, like_kind::substring, args[0], stream));
+      like_ = device_like_predicate::prepare(host, like_kind::substring, args[0], stream);
     } else if (op_ == "like" || op_ == "not_like") {
-      likes_.push_back(device_like_predicate::prepare_pattern(host, args[0], stream));
+      like_ = device_like_predicate::prepare_pattern(host, args[0], stream);
     } else {
       throw std::runtime_error("unknown op '" + op_ + "'");
     }
   }
 
-  /** The predicate's mask into `out` (ceil(rows / 64) words); `scratch` (as many words) is used
-   *  by prefix_in only. */
-  device_bitmask evaluate(std::uint64_t* out, std::uint64_t* scratch, cuda::stream_ref stream = {}) const
+  /** The predicate's mask into `out` (ceil(rows / 64) words). */
+  device_bitmask evaluate(std::uint64_t* out, cuda::stream_ref stream = {}) const
   {
-    device_bitmask const m{out, dev_->num_rows()};
-    if (uses_lits_) lits_.evaluate(*dev_, out, stream);
-    for (std::size_t i = 0; i < likes_.size(); ++i) {
-      likes_[i].evaluate(*dev_, i == 0 ? out : scratch, stream);
-      if (i > 0) mask_or(m, {scratch, m.num_rows}, out, stream);
-    }
+    device_bitmask const m = uses_lits_ ? lits_.evaluate(*dev_, out, stream) : like_.evaluate(*dev_, out, stream);
     if (negate_) mask_not(m, out, stream);
     return m;
   }
@@ -143,7 +129,7 @@ class gpu_predicate {
   std::string op_;
   device_literal_set lits_;
   bool uses_lits_ = false;
-  std::vector<device_like_predicate> likes_;  // ORed (prefix_in), else one
+  device_like_predicate like_;
   bool negate_ = false;
 };
 

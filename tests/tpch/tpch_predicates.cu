@@ -14,7 +14,7 @@
 //                where <values file> <op> <argument>...   (every `where` line is ANDed)
 //                materialize <values file>                (columns printed for each selected row)
 //              a values file holds one value per line (the column in row order);
-//              op: eq, ne, in, prefix, not_prefix, suffix, substring, prefix_in (OR of prefixes),
+//              op: eq, ne, in, prefix, not_prefix, suffix, substring, prefix_in (any of several prefixes),
 //                  like, not_like (a pattern of %-separated parts: select_like_pattern)
 // Output: one line per selected row, "<row>\t<value of each materialised column>...", then
 //         "count\t<selected rows>". Exit 2 with a message on bad input.
@@ -60,11 +60,11 @@ std::string run_gpu(std::vector<std::pair<fastpair::compressed_column const*, st
                     std::vector<fastpair::compressed_column const*> const& shown)
 {
   std::uint64_t const rows = where.front().first->num_rows();
-  words_t mask((rows + 63) / 64, {}), m((rows + 63) / 64, {}), scratch((rows + 63) / 64, {});
+  words_t mask((rows + 63) / 64, {}), m((rows + 63) / 64, {});
   for (std::size_t i = 0; i < where.size(); ++i) {
     auto const& [col, op] = where[i];
     fastpair::tpch::gpu_predicate const p(*col, device_column_of(*col), op.first, op.second);
-    fastpair::device_bitmask const r = p.evaluate(i == 0 ? mask.data() : m.data(), scratch.data());
+    fastpair::device_bitmask const r = p.evaluate(i == 0 ? mask.data() : m.data());
     if (i > 0) fastpair::mask_and({mask.data(), rows}, r, mask.data());
   }
   fastpair::device_bitmask const bm{mask.data(), rows};

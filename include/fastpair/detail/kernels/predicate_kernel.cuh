@@ -73,7 +73,8 @@ struct like_table_view {
   State const* table        = nullptr;  ///< num_tokens x num_states, token-major
   std::uint32_t num_states  = 1;
   std::uint32_t num_tokens  = 1;
-  std::uint32_t accept      = 0;        ///< the pattern length m (also start() == 0 == accept when m == 0)
+  std::uint32_t accept      = 0;        ///< the accepting state (walks start at 0; 0 == accept: every row)
+  std::uint64_t min_bytes   = 0;        ///< rows shorter than this never match (not walked)
   std::uint32_t moving      = 0;        ///< states below this move; states >= it are absorbing (suffix: S)
   bool stops_at_absorbing   = false;    ///< prefix / substring: a walk may stop at an absorbing state
 
@@ -201,7 +202,7 @@ FASTPAIR_KERNEL __launch_bounds__(predicate_threads) void like_kernel(like_table
     for (int h = 0; h < 2; ++h) {
       std::uint64_t const r = w * 64 + h * 32 + lane;
       if (r >= rows.num_rows) continue;
-      if (rows.row_byte_offsets[r + 1] - rows.row_byte_offsets[r] < t.accept) continue;  // shorter than p
+      if (rows.row_byte_offsets[r + 1] - rows.row_byte_offsets[r] < t.min_bytes) continue;  // too short
       std::uint64_t const j0 = rows.row_code_offsets[r], j1 = rows.row_code_offsets[r + 1];
       if (warp_long_rows && j1 - j0 > like_long_row_codes) defer[h] = true;
       else hit[h] = like_walk(t, rows.codes, j0, j1, 0) == t.accept;
