@@ -362,8 +362,13 @@ class CompressedColumn:
         _like_form(pattern)  # refuses '_' and escapes with the message of the Python API
         return _mask_of_words(_core.select_like_pattern_cpu(self._col, _literal(pattern)), self.num_rows)
 
-    def startswith(self, prefix: str | bytes) -> np.ndarray:
-        """``LIKE 'prefix%'`` on the codes: a boolean numpy mask."""
+    def startswith(self, prefix: str | bytes | tuple[str | bytes, ...]) -> np.ndarray:
+        """``LIKE 'prefix%'`` on the codes: a boolean numpy mask. A tuple of prefixes (as
+        ``str.startswith``) selects rows starting with any of them, in one pass (SQL's
+        ``substring(col, 1, k) IN (...)``)."""
+        if isinstance(prefix, tuple):
+            prefixes = [_literal(p) for p in prefix]
+            return _mask_of_words(_core.select_prefix_in_cpu(self._col, prefixes), self.num_rows)
         return _mask_of_words(_core.select_like_cpu(self._col, 0, _literal(prefix)), self.num_rows)
 
     def contains(self, substring: str | bytes) -> np.ndarray:
@@ -771,9 +776,16 @@ class DeviceColumn:
         self._ensure_row_offsets(s)
         return DeviceMask(_core.select_like(self._g, self._host, kind, _literal(pattern), self.device, s), s)
 
-    def startswith(self, prefix: str | bytes, stream: Any = None) -> DeviceMask:
-        """``LIKE 'prefix%'`` on the codes on the GPU."""
-        return self._like(0, prefix, _stream_handle(stream))
+    def startswith(self, prefix: str | bytes | tuple[str | bytes, ...], stream: Any = None) -> DeviceMask:
+        """``LIKE 'prefix%'`` on the codes on the GPU. A tuple of prefixes (as ``str.startswith``)
+        selects rows starting with any of them, in one pass over the codes
+        (``device_like_predicate::prepare_prefixes``)."""
+        s = _stream_handle(stream)
+        if isinstance(prefix, tuple):
+            self._ensure_row_offsets(s)
+            prefixes = [_literal(p) for p in prefix]
+            return DeviceMask(_core.select_prefix_in(self._g, self._host, prefixes, self.device, s), s)
+        return self._like(0, prefix, s)
 
     def contains(self, substring: str | bytes, stream: Any = None) -> DeviceMask:
         """``LIKE '%substring%'`` on the codes on the GPU."""

@@ -336,6 +336,19 @@ NB_MODULE(_core, m)
     },
     "column"_a, "kind"_a, "pattern"_a);
   m.def(
+    "select_prefix_in_cpu",
+    [](fp::compressed_column const& c, std::vector<nb::bytes> const& prefixes) {
+      std::vector<std::string> const own = strings_of(prefixes);
+      std::vector<std::string_view> v(own.begin(), own.end());
+      fp::selection_bitmask mask;
+      {
+        nb::gil_scoped_release release;
+        mask = fp::select_prefix_in(c, v);
+      }
+      return mask_words(std::move(mask));
+    },
+    "column"_a, "prefixes"_a);
+  m.def(
     "select_like_pattern_cpu",
     [](fp::compressed_column const& c, nb::bytes pattern_bytes) {
       std::string const pattern(pattern_bytes.c_str(), pattern_bytes.size());
@@ -531,6 +544,15 @@ NB_MODULE(_core, m)
       return fpy::select_like(c, host, kind, own, where_of(device, stream));
     },
     "column"_a, "host"_a, "kind"_a, "pattern"_a, "device"_a, "stream"_a);
+  m.def(
+    "select_prefix_in",
+    [](fpy::gpu_column const& c, fp::compressed_column const& host, std::vector<nb::bytes> const& prefixes, int device,
+       std::uintptr_t stream) {
+      std::vector<std::string> const own = strings_of(prefixes);
+      nb::gil_scoped_release release;
+      return fpy::select_prefix_in(c, host, own, where_of(device, stream));
+    },
+    "column"_a, "host"_a, "prefixes"_a, "device"_a, "stream"_a);
   m.def(
     "select_like_pattern",
     [](fpy::gpu_column const& c, fp::compressed_column const& host, nb::bytes pattern, int device, std::uintptr_t stream) {

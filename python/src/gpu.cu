@@ -240,6 +240,18 @@ device_mask select_like_pattern(gpu_column const& c, compressed_column const& ho
   return {rows, span_of(std::move(words))};
 }
 
+device_mask select_prefix_in(gpu_column const& c, compressed_column const& host, std::vector<std::string> const& prefixes,
+                             where w)
+{
+  expect_on_device(c, w);
+  device_scope const scope(device_of(c));
+  std::uint64_t const rows = c.impl->col.num_rows();
+  device_buffer<std::uint64_t> words((rows + 63) / 64, stream_of(w));
+  std::vector<std::string_view> views(prefixes.begin(), prefixes.end());
+  fastpair::select_prefix_in(c.impl->col, host, views, words.data(), stream_of(w));
+  return {rows, span_of(std::move(words))};
+}
+
 device_mask mask_and(device_mask const& a, device_mask const& b, where w) { return combine(a, &b, 0, w); }
 device_mask mask_or(device_mask const& a, device_mask const& b, where w) { return combine(a, &b, 1, w); }
 device_mask mask_not(device_mask const& a, where w) { return combine(a, nullptr, 2, w); }

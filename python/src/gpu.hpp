@@ -88,6 +88,9 @@ device_mask select_like(gpu_column const& c, compressed_column const& host, int 
                         where w);
 /** SQL LIKE with '%' wildcards, any number of parts (device_like_predicate::prepare_pattern). */
 device_mask select_like_pattern(gpu_column const& c, compressed_column const& host, std::string const& pattern, where w);
+/** Rows starting with any of `prefixes` (device_like_predicate::prepare_prefixes). */
+device_mask select_prefix_in(gpu_column const& c, compressed_column const& host, std::vector<std::string> const& prefixes,
+                             where w);
 device_mask mask_and(device_mask const& a, device_mask const& b, where w);
 device_mask mask_or(device_mask const& a, device_mask const& b, where w);
 device_mask mask_not(device_mask const& a, where w);

@@ -146,6 +146,8 @@ def test_predicates_equal_host(columns, rows, codec):
         (dcol.like("%Customer%Complaints%"), col.like("%Customer%Complaints%")),
         (dcol.like("gamma%é%"), col.like("gamma%é%")),
         (dcol.like("%"), col.like("%")),
+        (dcol.startswith(("gamma", "alpha", "al")), col.startswith(("gamma", "alpha", "al"))),
+        (dcol.startswith(()), col.startswith(())),
     ]
     for dev, host in cases:
         assert np.array_equal(dev.to_numpy(), host)

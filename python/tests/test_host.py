@@ -134,6 +134,8 @@ def test_predicates_match_python(columns, rows):
         assert np.array_equal(col.equals(rows[1]), np.array([r == rows[1] for r in rows]))
         assert np.array_equal(col.isin(lits), np.array([r in lits for r in rows]))
         assert np.array_equal(col.startswith("gamma"), np.array([r.startswith("gamma") for r in rows]))
+        for prefixes in [("gamma", "alpha", "al"), ("b", "日"), (), ("",)]:
+            assert np.array_equal(col.startswith(prefixes), np.array([r.startswith(prefixes) for r in rows]))
         assert np.array_equal(col.endswith("#3"), np.array([r.endswith("#3") for r in rows]))
         assert np.array_equal(col.contains("日本"), np.array(["日本" in r for r in rows]))
         assert np.array_equal(col.contains("é".encode()), np.array(["é" in r for r in rows]))
