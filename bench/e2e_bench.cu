@@ -83,29 +83,6 @@ cudaStream_t bench_stream()
   return s;
 }
 
-/** Pinned host bytes (cudaMallocHost). */
-struct pinned_bytes {
-  std::uint8_t* p  = nullptr;
-  std::size_t size = 0;
-  pinned_bytes() = default;
-  explicit pinned_bytes(std::size_t n) : size(n)
-  {
-    if (n) FASTPAIR_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p), n));
-  }
-  ~pinned_bytes()
-  {
-    if (p) (void)cudaFreeHost(p);
-  }
-  pinned_bytes(pinned_bytes&& o) noexcept : p(o.p), size(o.size) { o.p = nullptr, o.size = 0; }
-  pinned_bytes& operator=(pinned_bytes&& o) noexcept
-  {
-    std::swap(p, o.p);
-    std::swap(size, o.size);
-    return *this;
-  }
-  pinned_bytes(pinned_bytes const&)            = delete;
-  pinned_bytes& operator=(pinned_bytes const&) = delete;
-};
 
 // ---- encoded sources: all cells encoded in parallel before the first benchmark ------------------
 
@@ -173,7 +150,7 @@ struct cell {
   std::uint64_t dev_default = 0, dev_ls = 0, dev_fc = 0, dev_ss = 0, dev_ro = 0, dev_rl = 0, dev_old = 0;
   bool fused_applies = false, split_applies = false;
   std::vector<std::uint8_t> pageable;  // the v2 image
-  pinned_bytes pinned;
+  fastpair::host_buffer pinned;  // pinned (default_host_resource)
   fastpair::device_buffer<std::uint8_t> dbytes;
   device_column dflt, old;  // prepared once: the default column, the old defaults (decode_only*)
   fastpair::device_buffer<std::int64_t> offsets;
@@ -269,8 +246,8 @@ cell& get_cell(std::string const& column, codec kind)
       c->old            = device_column::prepare(tiled, s, o);
     }
   }  // the tiled host column is freed here
-  c->pinned = pinned_bytes(c->stored);
-  std::memcpy(c->pinned.p, c->pageable.data(), c->stored);
+  c->pinned = fastpair::host_buffer(c->stored);
+  std::memcpy(c->pinned.data(), c->pageable.data(), c->stored);
   c->dbytes = fastpair::device_buffer<std::uint8_t>(c->stored, s);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(c->dbytes.data(), c->pageable.data(), c->stored, cudaMemcpyHostToDevice, s));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
@@ -362,7 +339,7 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
   };
   switch (w) {
     case what::e2e_pinned: {
-      device_column const col = device_column::prepare_fpc_host(c.pinned.p, c.stored, s);
+      device_column const col = device_column::prepare_fpc_host(c.pinned.data(), c.stored, s);
       fastpair::decode_column(col, c.out(), s);
       finish(col);
     } break;
@@ -377,13 +354,13 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       finish(col);
     } break;
     case what::prepare_only: {
-      device_column const col = device_column::prepare_fpc_host(c.pinned.p, c.stored, s);
+      device_column const col = device_column::prepare_fpc_host(c.pinned.data(), c.stored, s);
       finish(col);
     } break;
     case what::prepare_novalidate: {
       prepare_options o;
       o.validate              = false;
-      device_column const col = device_column::prepare_fpc_host(c.pinned.p, c.stored, s, o);
+      device_column const col = device_column::prepare_fpc_host(c.pinned.data(), c.stored, s, o);
       finish(col);
     } break;
     case what::decode_only:
@@ -395,7 +372,7 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       finish(c.old);
       break;
     case what::h2d_pinned:
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(t.image.data(), c.pinned.p, c.stored, cudaMemcpyHostToDevice, s));
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(t.image.data(), c.pinned.data(), c.stored, cudaMemcpyHostToDevice, s));
       break;
     case what::h2d_pageable:
       FASTPAIR_CUDA_TRY(cudaMemcpyAsync(t.image.data(), c.pageable.data(), c.stored, cudaMemcpyHostToDevice, s));

@@ -102,7 +102,7 @@ std::pair<std::uint64_t, std::uint64_t> parse_rows(parsed_args const& a, std::ui
  *  counts, not validated further. */
 struct fpc_image {
   std::vector<std::uint8_t> pageable;
-  pinned_host_bytes pinned;  ///< used instead of `pageable` when is_pinned
+  fastpair::host_buffer pinned;  ///< used instead of `pageable` when is_pinned (pinned memory)
   bool is_pinned   = false;
   std::size_t size = 0;
   std::uint8_t const* data() const noexcept { return is_pinned ? pinned.data() : pageable.data(); }
@@ -142,7 +142,7 @@ fpc_image read_fpc_image(std::string const& path, bool pinned)
     bar.add(n_head);
     std::size_t const piece = piece_bytes(limit, std::size_t{16} << 20);
     if (r.is_pinned) {  // a regular file: its size is known, the buffer is allocated once
-      r.pinned = pinned_host_bytes(static_cast<std::size_t>(limit));
+      r.pinned = fastpair::host_buffer(static_cast<std::size_t>(limit));
       std::copy_n(head.begin(), n_head, r.pinned.data());
       std::size_t done = n_head;
       while (done < limit) {

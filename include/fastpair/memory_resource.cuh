@@ -43,6 +43,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace fastpair {
@@ -154,5 +155,52 @@ inline host_resource_ref default_host_resource() noexcept
   static pinned_host_resource r;
   return host_resource_ref{r};
 }
+
+/**
+ * @brief Owning host bytes from a host resource, pinned by default (default_host_resource()):
+ * staging that uploads read at the full interconnect rate, e.g. the stored bytes handed to
+ * device_column::prepare_fpc_host. Move-only; the memory goes back to `mr` on destruction.
+ * @code{.cpp}
+ * fastpair::host_buffer staged(file_bytes);  // pinned
+ * std::fread(staged.data(), 1, staged.size(), f);
+ * auto dcol = fastpair::device_column::prepare_fpc_host(staged.data(), staged.size(), stream);
+ * @endcode
+ */
+class host_buffer {
+ public:
+  host_buffer() = default;
+  /** @throw cuda_error (pinned memory exhausted) or what `mr` throws. */
+  explicit host_buffer(std::size_t bytes, host_resource_ref mr = default_host_resource()) : mr_(mr), size_(bytes)
+  {
+    if (bytes) p_ = static_cast<std::uint8_t*>(mr.allocate(bytes, alignof(std::max_align_t)));
+  }
+  ~host_buffer() { reset(); }
+  host_buffer(host_buffer&& o) noexcept : mr_(o.mr_), p_(o.p_), size_(o.size_) { o.p_ = nullptr, o.size_ = 0; }
+  host_buffer& operator=(host_buffer&& o) noexcept
+  {
+    if (this != &o) {
+      reset();
+      mr_ = o.mr_, p_ = o.p_, size_ = o.size_;
+      o.p_ = nullptr, o.size_ = 0;
+    }
+    return *this;
+  }
+  host_buffer(host_buffer const&)            = delete;
+  host_buffer& operator=(host_buffer const&) = delete;
+
+  std::uint8_t* data() noexcept { return p_; }
+  std::uint8_t const* data() const noexcept { return p_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void reset() noexcept
+  {
+    if (p_) mr_.deallocate(p_, size_, alignof(std::max_align_t));
+    p_ = nullptr, size_ = 0;
+  }
+  host_resource_ref mr_ = default_host_resource();
+  std::uint8_t* p_      = nullptr;
+  std::size_t size_     = 0;
+};
 
 }  // namespace fastpair

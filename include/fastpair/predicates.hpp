@@ -625,6 +625,67 @@ inline selection_bitmask select_suffix(compressed_column const& col, std::string
 }
 
 /**
+ * @brief A byte automaton lifted to a token table: what like_pattern and like_prefix_set share.
+ * A row matches iff the walk from start() over its codes ends in accept(); a walk stops at an
+ * absorbing state. Rows shorter than min_bytes() never match (not walked).
+ */
+class byte_automaton {
+ public:
+  std::uint32_t num_states() const noexcept { return states_; }
+  std::uint32_t start() const noexcept { return start_; }
+  std::uint32_t accept() const noexcept { return accept_; }
+  bool absorbing(std::uint32_t q) const noexcept { return absorbing_[q] != 0; }
+  bool has_table() const noexcept { return !table_.empty(); }
+  /** @brief The token table (tokens x states, token-major; empty when it would exceed
+   *  like_options::max_table_bytes): what the GPU predicate uploads. */
+  std::vector<std::uint32_t> const& table() const noexcept { return table_; }
+  /** @brief No shorter row matches. */
+  std::size_t min_bytes() const noexcept { return min_bytes_; }
+
+  /** @brief The state after `len` raw bytes from state q (the byte automaton). */
+  std::uint32_t step_bytes(std::uint32_t q, std::uint8_t const* p, std::size_t len) const noexcept
+  {
+    for (std::size_t i = 0; i < len && !absorbing(q); ++i) q = dfa_[std::size_t{q} * 256 + p[i]];
+    return q;
+  }
+  /** @brief The state after token `code` from state q (one lookup with the table). */
+  std::uint32_t step(std::uint32_t q, std::uint32_t code) const noexcept
+  {
+    if (!table_.empty()) return table_[std::size_t{code} * states_ + q];
+    return step_bytes(q, dict_->data(code), dict_->length(code));
+  }
+  /** @brief True if row r of `col` (whose dictionary this was compiled against) matches. */
+  bool row_matches(compressed_column const& col, std::uint64_t r) const noexcept
+  {
+    if (detail::row_bytes(col, r) < min_bytes_) return false;
+    std::uint32_t q = start_;
+    for (std::uint64_t j = col.row_code_offsets[r]; j < col.row_code_offsets[r + 1] && !absorbing(q); ++j)
+      q = step(q, code_at(col.kind, col.codes.data(), j));
+    return q == accept_;
+  }
+
+ protected:
+  explicit byte_automaton(dictionary const& dict) : dict_(&dict) {}
+
+  /** Every token from every state, where the table fits (after dfa_ and absorbing_ are set). */
+  void build_table(like_options const& opt)
+  {
+    std::size_t const n = dict_->size();
+    if (n * states_ * sizeof(std::uint32_t) > opt.max_table_bytes) return;
+    table_.resize(n * states_);
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::uint32_t q = 0; q < states_; ++q) table_[c * states_ + q] = step_bytes(q, dict_->data(c), dict_->length(c));
+  }
+
+  dictionary const* dict_;
+  std::uint32_t states_ = 0, start_ = 0, accept_ = 0;
+  std::size_t min_bytes_ = 0;
+  std::vector<std::uint8_t> absorbing_;
+  std::vector<std::uint32_t> dfa_;    // states x 256
+  std::vector<std::uint32_t> table_;  // tokens x states
+};
+
+/**
  * @brief A LIKE pattern of any number of `%`-separated parts ('%special%requests%', 'a%b', 'abc'),
  * compiled to one byte automaton over the parts and lifted to a token table like like_matcher.
  * Host only (the GPU predicates take like_matcher's three forms).
@@ -643,10 +704,10 @@ inline selection_bitmask select_suffix(compressed_column const& col, std::string
  * wildcard: a pattern with '_' (one character) or an escape is refused (logic_error), not matched
  * literally.
  */
-class like_pattern {
+class like_pattern : public byte_automaton {
  public:
   /** @brief Compiles `pattern` against `dict` (kept by pointer: it must outlive the matcher). */
-  like_pattern(dictionary const& dict, std::string_view pattern, like_options const& opt = {}) : dict_(&dict)
+  like_pattern(dictionary const& dict, std::string_view pattern, like_options const& opt = {}) : byte_automaton(dict)
   {
     FASTPAIR_EXPECTS(pattern.find('_') == std::string_view::npos && pattern.find('\\') == std::string_view::npos,
                      "like_pattern: only '%' is supported as a wildcard ('_' and escapes are not)");
@@ -713,55 +774,8 @@ class like_pattern {
       at(fin, b)  = exact ? dead : fin;
       at(dead, b) = dead;
     }
-    // The token table, where it fits: every token from every state.
-    std::size_t const n = dict.size();
-    if (n * states_ * sizeof(std::uint32_t) <= opt.max_table_bytes) {
-      table_.resize(n * states_);
-      for (std::size_t c = 0; c < n; ++c)
-        for (std::uint32_t q = 0; q < states_; ++q) table_[c * states_ + q] = step_bytes(q, dict.data(c), dict.length(c));
-    }
+    build_table(opt);
   }
-
-  std::uint32_t num_states() const noexcept { return states_; }
-  std::uint32_t start() const noexcept { return start_; }
-  std::uint32_t accept() const noexcept { return accept_; }
-  bool absorbing(std::uint32_t q) const noexcept { return absorbing_[q] != 0; }
-  bool has_table() const noexcept { return !table_.empty(); }
-  /** @brief The token table (tokens x states, token-major; empty when it would exceed
-   *  like_options::max_table_bytes): what the GPU predicate uploads. */
-  std::vector<std::uint32_t> const& table() const noexcept { return table_; }
-  /** @brief The bytes of the pattern less its '%': no shorter row matches. */
-  std::size_t min_bytes() const noexcept { return min_bytes_; }
-
-  /** @brief The state after `len` raw bytes from state q (the byte automaton). */
-  std::uint32_t step_bytes(std::uint32_t q, std::uint8_t const* p, std::size_t len) const noexcept
-  {
-    for (std::size_t i = 0; i < len && !absorbing(q); ++i) q = dfa_[std::size_t{q} * 256 + p[i]];
-    return q;
-  }
-  /** @brief The state after token `code` from state q (one lookup with the table). */
-  std::uint32_t step(std::uint32_t q, std::uint32_t code) const noexcept
-  {
-    if (!table_.empty()) return table_[std::size_t{code} * states_ + q];
-    return step_bytes(q, dict_->data(code), dict_->length(code));
-  }
-  /** @brief True if row r of `col` (whose dictionary this was compiled against) matches. */
-  bool row_matches(compressed_column const& col, std::uint64_t r) const noexcept
-  {
-    if (detail::row_bytes(col, r) < min_bytes_) return false;
-    std::uint32_t q = start_;
-    for (std::uint64_t j = col.row_code_offsets[r]; j < col.row_code_offsets[r + 1] && !absorbing(q); ++j)
-      q = step(q, code_at(col.kind, col.codes.data(), j));
-    return q == accept_;
-  }
-
- private:
-  dictionary const* dict_;
-  std::uint32_t states_ = 0, start_ = 0, accept_ = 0;
-  std::size_t min_bytes_ = 0;
-  std::vector<std::uint8_t> absorbing_;
-  std::vector<std::uint32_t> dfa_;    // states x 256
-  std::vector<std::uint32_t> table_;  // tokens x states
 };
 
 /** @brief `col LIKE pattern` for any pattern of `%`-separated parts (like_pattern), on the codes. */
@@ -784,11 +798,11 @@ inline selection_bitmask select_like_pattern(compressed_column const& col, std::
  * the root), accept(), accept() + 1 (dead); a prefix that extends another is absorbed by it, and
  * an empty prefix (or none at all: nothing matches) is handled exactly.
  */
-class like_prefix_set {
+class like_prefix_set : public byte_automaton {
  public:
   /** @brief Compiles `prefixes` against `dict` (kept by pointer: it must outlive the matcher). */
   like_prefix_set(dictionary const& dict, std::vector<std::string_view> const& prefixes, like_options const& opt = {})
-    : dict_(&dict)
+    : byte_automaton(dict)
   {
     // The trie's inner nodes, children by byte: `leaf` marks "a prefix ends here".
     constexpr std::uint32_t none = 0xFFFFFFFFu, leaf = 0xFFFFFFFEu;
@@ -828,54 +842,10 @@ class like_prefix_set {
         if (c != none) dfa_[std::size_t{q} * 256 + b] = c == leaf ? accept_ : c;
       }
     for (unsigned b = 0; b < 256; ++b) dfa_[std::size_t{accept_} * 256 + b] = accept_;
-    std::size_t const n = dict.size();
-    if (n * states_ * sizeof(std::uint32_t) <= opt.max_table_bytes) {
-      table_.resize(n * states_);
-      for (std::size_t c = 0; c < n; ++c)
-        for (std::uint32_t q = 0; q < states_; ++q) table_[c * states_ + q] = step_bytes(q, dict.data(c), dict.length(c));
-    }
+    absorbing_.assign(states_, 0);
+    absorbing_[accept_] = absorbing_[accept_ + 1] = 1;  // accept, dead
+    build_table(opt);
   }
-
-  std::uint32_t num_states() const noexcept { return states_; }
-  /** @brief Always 0 (the root, or accept() when a prefix is empty). */
-  std::uint32_t start() const noexcept { return 0; }
-  std::uint32_t accept() const noexcept { return accept_; }
-  bool absorbing(std::uint32_t q) const noexcept { return q >= accept_; }
-  bool has_table() const noexcept { return !table_.empty(); }
-  /** @brief The token table (tokens x states, token-major; empty when it would exceed
-   *  like_options::max_table_bytes): what the GPU predicate uploads. */
-  std::vector<std::uint32_t> const& table() const noexcept { return table_; }
-  /** @brief The shortest prefix's bytes: no shorter row matches. */
-  std::size_t min_bytes() const noexcept { return min_bytes_; }
-
-  /** @brief The state after `len` raw bytes from state q (the byte automaton). */
-  std::uint32_t step_bytes(std::uint32_t q, std::uint8_t const* p, std::size_t len) const noexcept
-  {
-    for (std::size_t i = 0; i < len && !absorbing(q); ++i) q = dfa_[std::size_t{q} * 256 + p[i]];
-    return q;
-  }
-  /** @brief The state after token `code` from state q (one lookup with the table). */
-  std::uint32_t step(std::uint32_t q, std::uint32_t code) const noexcept
-  {
-    if (!table_.empty()) return table_[std::size_t{code} * states_ + q];
-    return step_bytes(q, dict_->data(code), dict_->length(code));
-  }
-  /** @brief True if row r of `col` (whose dictionary this was compiled against) matches. */
-  bool row_matches(compressed_column const& col, std::uint64_t r) const noexcept
-  {
-    if (detail::row_bytes(col, r) < min_bytes_) return false;
-    std::uint32_t q = 0;
-    for (std::uint64_t j = col.row_code_offsets[r]; j < col.row_code_offsets[r + 1] && !absorbing(q); ++j)
-      q = step(q, code_at(col.kind, col.codes.data(), j));
-    return q == accept_;
-  }
-
- private:
-  dictionary const* dict_;
-  std::uint32_t states_ = 0, accept_ = 0;
-  std::size_t min_bytes_ = 0;
-  std::vector<std::uint32_t> dfa_;    // states x 256
-  std::vector<std::uint32_t> table_;  // tokens x states
 };
 
 /** @brief Rows starting with any of `prefixes` (like_prefix_set: one walk per row), on the codes. */

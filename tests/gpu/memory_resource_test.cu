@@ -18,6 +18,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -193,6 +194,47 @@ TEST_CASE("memory resources: types, defaults and device_buffer without a GPU", "
   fastpair::pinned_host_resource host;
   CHECK_THROWS_AS(host.allocate(64, 0), fastpair::logic_error);
   CHECK_THROWS_AS(host.allocate(64, 1024), fastpair::logic_error);
+}
+
+/** Host memory from malloc: a host resource for tests that must run without a GPU. */
+struct malloc_host_resource {
+  void* allocate(std::size_t bytes, std::size_t) { return std::malloc(bytes); }
+  void deallocate(void* p, std::size_t, std::size_t) noexcept { std::free(p); }
+  friend bool operator==(malloc_host_resource const&, malloc_host_resource const&) { return true; }
+  friend bool operator!=(malloc_host_resource const&, malloc_host_resource const&) { return false; }
+  friend void get_property(malloc_host_resource const&, cuda::mr::host_accessible) noexcept {}
+};
+
+TEST_CASE("memory resources: host_buffer allocates from its resource once and frees once, moves included",
+          "[memory_resource]")
+{
+  malloc_host_resource heap;
+  counting_host_resource counting{fastpair::host_resource_ref{heap}};
+  fastpair::host_resource_ref const mr{counting};
+  {
+    fastpair::host_buffer const empty;
+    CHECK(empty.data() == nullptr);
+    CHECK(empty.size() == 0);
+    fastpair::host_buffer a(1000, mr);
+    REQUIRE(a.data() != nullptr);
+    CHECK(a.size() == 1000);
+    a.data()[999] = 7;
+    fastpair::host_buffer b(std::move(a));
+    CHECK(a.data() == nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+    CHECK(b.size() == 1000);
+    CHECK(b.data()[999] == 7);
+    fastpair::host_buffer c(24, mr);
+    CHECK(counting.live() == 2);
+    c = std::move(b);  // frees c's 24 bytes, takes b's 1000
+    CHECK(counting.live() == 1);
+    CHECK(c.size() == 1000);
+    fastpair::host_buffer zero(0, mr);
+    CHECK(zero.data() == nullptr);
+  }
+  CHECK(counting.allocations() == 2);
+  CHECK(counting.deallocations() == 2);
+  CHECK(counting.live() == 0);
+  CHECK(counting.mismatches() == 0);
 }
 
 TEST_CASE("memory resources: prepare, decompress, selective decode and predicates allocate only from the resource passed",

@@ -130,32 +130,19 @@ void check_in(fastpair::compressed_column const& col, fastpair::device_column co
   CHECK(fastpair::is_valid(none));
 }
 
-/** Prefix sets (like_prefix_set, one automaton) against the OR of the prefixes on the bytes, on
- *  the GPU (prepare_prefixes) and the host (select_prefix_in): no prefix, the empty prefix, a
- *  prefix and its extensions in either order, and groups of `pats` (also as 2-byte prefixes, the
- *  shape of TPC-H Q22). */
+/** Prefix sets (like_prefix_set, one automaton; ft::prefix_sets) against the OR of the prefixes on
+ *  the bytes, on the GPU (prepare_prefixes) and the host (select_prefix_in). */
 void check_prefix_sets(fastpair::compressed_column const& col, fastpair::device_column const& dcol,
                        fastpair::host_strings const& rows, std::vector<std::string> const& pats)
 {
   std::size_t longest = 0;
   for (std::size_t r = 0; r < rows.num_rows(); ++r) longest = std::max(longest, rows.row(r).size());
-  std::vector<std::vector<std::string>> sets = {{}, {""}, {"a", ""}, {"a", "ab", "abc"}, {"abc", "ab"}, {"\xff", "\xc3"}};
-  for (std::size_t i = 0; i + 1 < pats.size(); i += 3) {
-    sets.push_back({pats.begin() + i, pats.begin() + std::min(pats.size(), i + 1 + i % 7)});
-    std::vector<std::string> two;
-    for (std::size_t k = i; k < std::min(pats.size(), i + 7); ++k) two.push_back(pats[k].substr(0, 2));
-    sets.push_back(two);
-  }
-  for (auto const& set : sets) {
+  for (auto const& set : ft::prefix_sets(pats)) {
     std::string label;
     for (auto const& p : set) label += show(p) + " ";
     INFO("prefix set of " << set.size() << ": " << label);
     std::vector<std::string_view> views(set.begin(), set.end());
-    auto const want = ref_mask(rows, [&](std::string_view row) {
-      for (auto const& p : set)
-        if (ref_like(like_kind::prefix, row, p)) return true;
-      return false;
-    });
+    auto const want = ref_mask(rows, [&](std::string_view row) { return ft::ref_prefix_in(set, row); });
     CHECK_MASK(fastpair::select_prefix_in(col, views), want);
     // Without a token table (a prefix of thousands of bytes: OnPair-16's table would be GBs) the GPU
     // evaluates only when every row is shorter than the shortest prefix, and says so otherwise.

@@ -12,9 +12,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fastpair::testing {
 
@@ -77,6 +79,28 @@ inline std::string first_diff(selection_bitmask const& got, selection_bitmask co
     if (got.test(r) != want.test(r))
       return "row " + std::to_string(r) + ": got " + (got.test(r) ? "1" : "0") + ", want " + (want.test(r) ? "1" : "0");
   return "bits past num_rows";
+}
+
+/** Prefix sets for like_prefix_set: none, the empty prefix, a prefix with its extensions in either
+ *  order, groups of `pats`, and the same groups cut to 2 bytes (the shape of TPC-H Q22). */
+inline std::vector<std::vector<std::string>> prefix_sets(std::vector<std::string> const& pats)
+{
+  std::vector<std::vector<std::string>> sets = {{}, {""}, {"a", ""}, {"a", "ab", "abc"}, {"abc", "ab"}, {"\xff", "\xc3"}};
+  for (std::size_t i = 0; i + 1 < pats.size(); i += 2) {
+    sets.push_back({pats.begin() + i, pats.begin() + std::min(pats.size(), i + 1 + i % 7)});
+    std::vector<std::string> two;
+    for (std::size_t k = i; k < std::min(pats.size(), i + 7); ++k) two.push_back(pats[k].substr(0, 2));
+    sets.push_back(two);
+  }
+  return sets;
+}
+
+/** `row` starts with one of `set`, on the bytes. */
+inline bool ref_prefix_in(std::vector<std::string> const& set, std::string_view row)
+{
+  for (auto const& p : set)
+    if (ref_like(like_kind::prefix, row, p)) return true;
+  return false;
 }
 
 /** A column whose dictionary has many overlapping tokens (hard for the automata): OnPair trained

@@ -122,43 +122,6 @@ inline std::uint64_t device_bytes_to_prepare(fpc_header const& h, std::uint64_t 
   return file_bytes + 2 * h.num_codes + std::uint64_t{code_space(h.kind)} * 17 + (64u << 20);
 }
 
-/** Host bytes in pinned (page-locked) memory, from cudaMallocHost: what the uploads of
- *  device_column::prepare_fpc_host read at the full PCIe / C2C rate. */
-class pinned_host_bytes {
- public:
-  pinned_host_bytes() = default;
-  explicit pinned_host_bytes(std::size_t n) : size_(n)
-  {
-    if (n == 0) return;
-    void* p = nullptr;
-    if (cudaError_t const e = cudaMallocHost(&p, n); e != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw std::runtime_error("cannot allocate " + human_bytes(static_cast<double>(n)) + " of pinned host memory (" +
-                               cudaGetErrorName(e) + ")");
-    }
-    p_ = static_cast<std::uint8_t*>(p);
-  }
-  ~pinned_host_bytes()
-  {
-    if (p_) (void)cudaFreeHost(p_);
-  }
-  pinned_host_bytes(pinned_host_bytes&& o) noexcept : p_(o.p_), size_(o.size_) { o.p_ = nullptr, o.size_ = 0; }
-  pinned_host_bytes& operator=(pinned_host_bytes&& o) noexcept
-  {
-    std::swap(p_, o.p_);
-    std::swap(size_, o.size_);
-    return *this;
-  }
-  pinned_host_bytes(pinned_host_bytes const&)            = delete;
-  pinned_host_bytes& operator=(pinned_host_bytes const&) = delete;
-  std::uint8_t* data() noexcept { return p_; }
-  std::uint8_t const* data() const noexcept { return p_; }
-  std::size_t size() const noexcept { return size_; }
-
- private:
-  std::uint8_t* p_  = nullptr;
-  std::size_t size_ = 0;
-};
 
 /** What decode_on_gpu measured. */
 struct gpu_decode_result {
