@@ -149,9 +149,9 @@ def report(out):
              f"DuckDB {ddb['duckdb']} on {ddb['threads']} threads over the same values in memory. "
              "ms: min / median; GB/s: decoded bytes of the `where` columns / median time; "
              "×: median over median.", "",
-             "| query | codec | rows | where MB | selected | compile ms | codes ms | codes GB/s | decode+filter ms | "
+             "| query | codec | rows | where MB | where device MB | selected | compile ms | codes ms | codes GB/s | decode+filter ms | "
              "DuckDB ms | × decode+filter | × DuckDB | materialize ms (MB out) | D2D copy GB/s |",
-             "|---|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---:|"]
+             "|---|---|---:|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---:|"]
     for name, _, where, _ in QUERIES:
         q = bench_name(name)
         d = duck[q]
@@ -159,7 +159,7 @@ def report(out):
             label = f"{name} `{' AND '.join(w[3] for w in where)}`" if i == 0 else ""
             c, f_, m, cp = (by.get((k, q, codec)) for k in ("codes", "decode_filter", "materialize", "copy"))
             if not c or not f_:
-                lines.append(f"| {label} | {codec} | failed | | | | | | | | | | | |")
+                lines.append(f"| {label} | {codec} | failed | | | | | | | | | | | | |")
                 continue
             if int(c["selected"]) != d["count"]:
                 problems.append(f"{name} {codec}: fastpair {int(c['selected'])} rows, DuckDB {d['count']}")
@@ -167,11 +167,13 @@ def report(out):
             copy = f"{cp['GBps_median']:.0f}" if cp else "-"
             duck_ms = f"{d['min_s'] * 1e3:.1f} / {d['median_s'] * 1e3:.1f}" if i == 0 else ""
             lines.append(
-                f"| {label} | {codec} | {int(c['rows'])} | {c['where_MB']:.1f} | {int(c['selected'])} | "
+                f"| {label} | {codec} | {int(c['rows'])} | {c['where_MB']:.1f} | {c.get('where_device_MB', 0):.1f} | {int(c['selected'])} | "
                 f"{c.get('compile_ms', 0):.1f} | {c['ms_min']:.3f} / {c['ms_median']:.3f} | {c['GBps_median']:.0f} | "
                 f"{f_['ms_min']:.3f} / {f_['ms_median']:.3f} | {duck_ms} | "
                 f"{f_['ms_median'] / c['ms_median']:.1f} | {d['median_s'] * 1e3 / c['ms_median']:.0f} | {mat} | {copy} |")
-    lines += ["", "codes: the predicates on the compressed codes, compiled beforehand (compile ms); decode+filter: "
+    lines += ["", "where device MB: what the predicates' columns occupy on the GPU, prepared with the row offsets "
+              "the predicates read (device_column::device_bytes(); 16 B per row of it are the offsets). "
+              "codes: the predicates on the compressed codes, compiled beforehand (compile ms); decode+filter: "
               "decode_column (chars + int64 offsets) then a match kernel on the decoded bytes; materialize: "
               "decompress_selected of the query's shown columns; DuckDB: `SELECT count(*)` with the same predicates."]
     text = "\n".join(lines) + "\n"
