@@ -9,6 +9,11 @@
 //                                         destruction, until the stream is synchronized
 //   e2e/<column>/<codec>/e2e_pageable     the same from a pageable copy of the image
 //   e2e/<column>/<codec>/e2e_device       prepare_fpc_device(image in device memory) + decode + destruction
+//   e2e/<column>/<codec>/pipelined_pinned decode_fpc_host(pinned image) into the same output: the
+//                                         preparation and the decode pipelined in steps of codes
+//                                         (prepare_options::chunk_bytes), + the column's destruction
+//   e2e/<column>/<codec>/pipelined_pageable  the same from the pageable copy
+//   e2e/<column>/<codec>/pipelined_device decode_fpc_device(image in device memory)
 //   e2e/<column>/<codec>/prepare_only     prepare_fpc_host(pinned image) + destruction (default options:
 //                                         the content is checked on the GPU)
 //   e2e/<column>/<codec>/prepare_novalidate  the same with prepare_options::validate = false
@@ -296,6 +301,9 @@ enum class what {
   e2e_pinned,
   e2e_pageable,
   e2e_device,
+  pipelined_pinned,
+  pipelined_pageable,
+  pipelined_device,
   prepare_only,
   prepare_novalidate,
   decode_only,
@@ -310,6 +318,9 @@ char const* name_of(what w)
     case what::e2e_pinned: return "e2e_pinned";
     case what::e2e_pageable: return "e2e_pageable";
     case what::e2e_device: return "e2e_device";
+    case what::pipelined_pinned: return "pipelined_pinned";
+    case what::pipelined_pageable: return "pipelined_pageable";
+    case what::pipelined_device: return "pipelined_device";
     case what::prepare_only: return "prepare_only";
     case what::prepare_novalidate: return "prepare_novalidate";
     case what::decode_only: return "decode_only";
@@ -320,7 +331,12 @@ char const* name_of(what w)
   }
   return "?";
 }
-bool host_timed(what w) { return w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device || w == what::prepare_only || w == what::prepare_novalidate; }
+bool is_e2e(what w)
+{
+  return w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device || w == what::pipelined_pinned ||
+         w == what::pipelined_pageable || w == what::pipelined_device;
+}
+bool host_timed(what w) { return is_e2e(w) || w == what::prepare_only || w == what::prepare_novalidate; }
 bool decodes(what w) { return w != what::h2d_pinned && w != what::h2d_pageable && w != what::d2d && w != what::prepare_only && w != what::prepare_novalidate; }
 
 /** Scratch of the copy cases: a device target of the image and one of the decoded size. */
@@ -351,6 +367,18 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
     case what::e2e_device: {
       device_column const col = device_column::prepare_fpc_device(c.dbytes.data(), c.stored, s);
       fastpair::decode_column(col, c.out(), s);
+      finish(col);
+    } break;
+    case what::pipelined_pinned: {
+      device_column const col = fastpair::decode_fpc_host(c.pinned.data(), c.stored, c.out(), s);
+      finish(col);
+    } break;
+    case what::pipelined_pageable: {
+      device_column const col = fastpair::decode_fpc_host(c.pageable.data(), c.stored, c.out(), s);
+      finish(col);
+    } break;
+    case what::pipelined_device: {
+      device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s);
       finish(col);
     } break;
     case what::prepare_only: {
@@ -502,7 +530,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
   k["ms_median"]         = tmed * 1e3;
   k["GBps_min"]          = moved / tmin / 1e9;
   k["GBps_median"]       = moved / tmed / 1e9;
-  if (w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device) {
+  if (is_e2e(w)) {
     if (c.h2d_pinned_s == 0) c.h2d_pinned_s = measure_min(c, what::h2d_pinned);
     if (c.decode_s == 0) c.decode_s = measure_min(c, what::decode_only);
     double const h2d    = static_cast<double>(c.stored) / c.h2d_pinned_s;
@@ -541,7 +569,7 @@ int main(int argc, char** argv)
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
                      what::prepare_only, what::prepare_novalidate, what::e2e_pinned, what::e2e_pageable,
-                     what::e2e_device}) {
+                     what::e2e_device, what::pipelined_pinned, what::pipelined_pageable, what::pipelined_device}) {
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);
         benchmark::RegisterBenchmark(name.c_str(), fb::guarded([column, kind, w](benchmark::State& s) {
                                        bench_case(s, column, kind, w);

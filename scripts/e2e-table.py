@@ -15,6 +15,8 @@ One row per column x codec:
   e2e GB/s          decoded bytes / time of prepare + decode (chars + int64 offsets), from pinned
                     host memory, pageable host memory and device memory: min-time GB/s (median-
                     time GB/s in parentheses)
+  pipelined GB/s    decode_fpc_host / decode_fpc_device (preparation and decode pipelined in
+                    steps of codes) into the same output, + destruction: pinned, pageable, device
   bound GB/s        min(decode GB/s, pinned H2D GB/s x ratio v2)
   decode GB/s       decode_only on the default column vs the old defaults (what prepare built by
                     default before: length stream + fused codes + split stream + row offsets +
@@ -27,7 +29,8 @@ import statistics
 import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "prepare_only",
-         "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device")
+         "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
+         "pipelined_pageable", "pipelined_device")
 
 
 def load(path):
@@ -90,12 +93,14 @@ def main():
           f"L2 flushed before each; first {int(ctx.get('bench_source_bytes', 0)) >> 20} MiB of each column "
           f"tiled to >= {float(ctx.get('bench_target_bytes', 0)) / 1e9:g} GB decoded; e2e = prepare_fpc_host / "
           f"prepare_fpc_device + decode_column (chars + int64 offsets) + the column's destruction, host clock "
-          f"to the stream's end.")
+          f"to the stream's end; pipelined = decode_fpc_host / decode_fpc_device into the same output + the "
+          f"column's destruction.")
     print()
     print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
           "| + split stream | + row offsets | + row lengths | prepare ms min / med | e2e pinned GB/s | e2e pageable GB/s "
-          "| e2e device GB/s | bound GB/s | decode GB/s default | decode GB/s old defaults |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| e2e device GB/s | pipelined pinned GB/s | pipelined pageable GB/s | pipelined device GB/s "
+          "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     h2d, h2p, d2d, skipped = [], [], [], []
     for key in order:
         c = cells[key]
@@ -105,7 +110,7 @@ def main():
             if all("time budget" in e for e in errs):
                 skipped.append(f"{key[0]}/{key[1]}")
                 continue
-            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 14)
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 17)
             continue
         dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
         fused = counter(c, "fused_applies")
@@ -129,6 +134,7 @@ def main():
                 ("-" if counter(c, "dev_row_lengths") == counter(c, "dev_default") else num(dev("dev_row_lengths"), "{:.2f}"))),
                prep_s,
                rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
+               rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device"),
                num(bound),
                rate(c, "decode_only"), rate(c, "decode_only_old")]
         print("| " + " | ".join(row) + " |")
@@ -151,9 +157,19 @@ def main():
     if gains:
         print(f"- decode, lean default vs old defaults: {min(gains):+.1f} .. {max(gains):+.1f} %, median "
               f"{statistics.median(gains):+.1f} % over {len(gains)} cells (min times)")
-    pct = [c[k]["pct_bound"] for c in cells.values() for k in ("e2e_pinned",) if k in c and "pct_bound" in c[k]]
-    if pct:
-        print(f"- e2e pinned as % of the bound: {min(pct):.0f} .. {max(pct):.0f} %, median {statistics.median(pct):.0f} %")
+    for case in ("e2e_pinned", "pipelined_pinned"):
+        pct = [c[case]["pct_bound"] for c in cells.values() if case in c and "pct_bound" in c[case]]
+        if pct:
+            met = sum(p >= 80 for p in pct)
+            print(f"- {case.replace('_', ' ')} as % of the bound: {min(pct):.0f} .. {max(pct):.0f} %, median "
+                  f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
+    for case in ("e2e_device", "pipelined_device"):
+        pct = [c[case]["GBps_min"] / c[case]["decode_GBps"] * 100 for c in cells.values()
+               if case in c and "decode_GBps" in c[case]]
+        if pct:
+            met = sum(p >= 80 for p in pct)
+            print(f"- {case.replace('_', ' ')} as % of decode only: {min(pct):.0f} .. {max(pct):.0f} %, median "
+                  f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
 
 
 if __name__ == "__main__":

@@ -121,6 +121,15 @@ void check_config_applies(device_column const& col)
                    "config " + config_name<Config>() +
                      " (register_words_short) decodes only columns without tokens of more than 8 bytes (FSST-12)");
 }
+/** @throw decode_error naming the bits of a nonzero device error word (decode_error_bits). */
+inline void throw_decode_errors(std::uint32_t e)
+{
+  if (e != 0)
+    throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
+                       ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +
+                       ((e & sidecar_mismatch) ? " the sidecar disagrees with the token lengths;" : "") +
+                       ((e & kernel_not_built) ? " a kernel ran on an architecture it was not built for;" : ""));
+}
 }  // namespace detail
 
 /** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
@@ -242,11 +251,7 @@ string_column<OffsetT> decompress(device_column const& col, std::uint64_t row_be
   device_column::row_range const rr = col.locate_rows(row_begin, row_end, stream);
   out.chars    = device_buffer<char>(rr.b1 - rr.b0, stream, mr);
   detail::decode_located<Config>(col, row_begin, row_end, rr, out.view(), stream);
-  if (std::uint32_t const e = col.read_and_clear_errors(stream); e != 0)
-    throw decode_error(std::string("fastpair: corrupt device data while decoding:") +
-                       ((e & code_out_of_range) ? " a code >= the dictionary size;" : "") +
-                       ((e & sidecar_mismatch) ? " the sidecar disagrees with the token lengths;" : "") +
-                       ((e & kernel_not_built) ? " a kernel ran on an architecture it was not built for;" : ""));
+  detail::throw_decode_errors(col.read_and_clear_errors(stream));
   return out;
 }
 
@@ -256,6 +261,106 @@ string_column<OffsetT> decompress(device_column const& col, cuda::stream_ref str
                                   device_async_resource_ref mr = default_device_resource())
 {
   return decompress<OffsetT, Config>(col, 0, col.num_rows(), stream, mr);
+}
+
+namespace detail {
+
+/** The preparation with the decode queued chunk by chunk (device_column's pipelined builders). */
+struct prepare_pipeline {
+  template <class OnChunk>
+  static device_column host(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
+                            device_async_resource_ref mr, OnChunk&& on_chunk)
+  {
+    return device_column::fpc_host(bytes, size, stream, opt, mr, on_chunk, false);
+  }
+  template <class OnChunk>
+  static device_column device(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
+                              device_async_resource_ref mr, OnChunk&& on_chunk)
+  {
+    return device_column::fpc_device(bytes, size, stream, opt, mr, on_chunk, false);
+  }
+};
+
+/** What decode_fpc_host queues for each chunk the preparation places: the chars of its segments
+ *  (the automatic config, written at their positions in the whole output), then the offsets of
+ *  its rows, derived from the codes beside the decode. */
+template <class OffsetT>
+struct decode_chunks {
+  string_column_view<OffsetT> out;
+  bool checked = false;
+
+  void operator()(device_column const& col, ready_chunk const& c, cuda::stream_ref stream)
+  {
+    if (!checked) {  // the first chunk: the output is checked against the header
+      check_output(out, col.num_rows(), col.decoded_bytes(), "the image has", "decoded size", true);
+      checked = true;
+    }
+    bool decoding = false;
+    if (c.code_end > c.code_begin && col.decoded_bytes() != 0)
+      FASTPAIR_CUDA_TRY(with_auto_config(col, [&](auto tag) {
+        using config = typename decltype(tag)::type;
+        return launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), c.code_begin, c.code_end,
+                                                          reinterpret_cast<unsigned char*>(out.chars), 0,
+                                                          col.decoded_bytes(), stream, &decoding);
+      }));
+    if (out.offsets == nullptr || (c.row_end == c.row_begin && c.row_end != col.num_rows())) return;
+    auto offsets = [&](auto v) {
+      return launch_row_offsets_from_codes(v, col.counts_view(), col.device_block_codes(), col.device_block_bytes(),
+                                           c.row_begin, c.row_end, 0, col.decoded_bytes(), out.offsets + c.row_begin,
+                                           decoding, stream);
+    };
+    FASTPAIR_CUDA_TRY(col.low_plane_bytes() == 8 ? offsets(col.view<8>()) : offsets(col.view<16>()));
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief Prepares the column of a `.fpc` image in host memory (pinned or pageable) and decodes
+ * all its rows into `out`: prepare_fpc_host and decode_column, pipelined. Each step of codes
+ * (prepare_options::chunk_bytes) is decoded as soon as it is uploaded and its sidecar built, while
+ * the next steps are still being copied, so the upload, the checks and the decode overlap.
+ *
+ * @code{.pseudo}
+ * fastpair::fpc_header const h = fastpair::parse_fpc_header(bytes, size);   // rows, decoded size
+ * // out: h.n_rows + 1 offsets (may be null: chars only), h.decoded chars, on the device
+ * fastpair::decode_fpc_host(bytes, size, out, stream);                        // synchronizes `stream`
+ * @endcode
+ * @return the prepared column, as prepare_fpc_host builds it but without the compact row lengths
+ *         (build_row_lengths adds them), for later decodes; destroy it if not needed.
+ * @note Synchronizes `stream` three times (the row index, the checks, the decode's error word).
+ *       The image's checks are read at the end: an invalid image throws, and `out` then holds
+ *       unspecified bytes (nothing is written outside it). `bytes` may be released when it returns.
+ * @throw format_error naming what is wrong in an invalid image; decode_error if the decode
+ *        reported corrupt data (a trusted stored sidecar: prepare_options::validate = false);
+ *        logic_error if `out` does not fit the image (rows, chars capacity, int32 overflow) or on
+ *        bad options; cuda_error; what `mr` throws.
+ */
+template <class OffsetT>
+device_column decode_fpc_host(void const* bytes, std::size_t size, string_column_view<OffsetT> out,
+                              cuda::stream_ref stream = {}, prepare_options const& opt = {},
+                              device_async_resource_ref mr = default_device_resource())
+{
+  detail::decode_chunks<OffsetT> work{out};
+  device_column col = detail::prepare_pipeline::host(bytes, size, stream, opt, mr, work);
+  detail::throw_decode_errors(col.read_and_clear_errors(stream));
+  return col;
+}
+
+/**
+ * @brief decode_fpc_host for the bytes of a `.fpc` image already in device memory on the current
+ * device (prepare_fpc_device, pipelined with the decode).
+ * @see decode_fpc_host
+ */
+template <class OffsetT>
+device_column decode_fpc_device(void const* device_bytes, std::size_t size, string_column_view<OffsetT> out,
+                                cuda::stream_ref stream = {}, prepare_options const& opt = {},
+                                device_async_resource_ref mr = default_device_resource())
+{
+  detail::decode_chunks<OffsetT> work{out};
+  device_column col = detail::prepare_pipeline::device(device_bytes, size, stream, opt, mr, work);
+  detail::throw_decode_errors(col.read_and_clear_errors(stream));
+  return col;
 }
 
 }  // namespace fastpair

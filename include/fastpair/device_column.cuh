@@ -27,6 +27,7 @@
 #include <fastpair/validate.hpp>
 
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 #include <cuda/stream_ref>
 
 #include <algorithm>
@@ -36,6 +37,22 @@
 #include <vector>
 
 namespace fastpair {
+
+class device_column;
+namespace detail {
+struct prepare_pipeline;  // decode.cuh: preparation with the decode queued chunk by chunk
+
+/** Codes [code_begin, code_end) (whole sidecar segments) and the positions of rows [row_begin,
+ *  row_end] that a pipelined preparation has just placed on the device: work queued on its stream
+ *  from then on may read them (and what earlier chunks placed). */
+struct ready_chunk {
+  std::uint64_t code_begin = 0, code_end = 0, row_begin = 0, row_end = 0;
+};
+/** The preparation's own work only. */
+struct no_chunk_work {
+  void operator()(device_column const&, ready_chunk const&, cuda::stream_ref) const noexcept {}
+};
+}  // namespace detail
 
 /**
  * @brief A compressed column resident in device memory, ready for decode_column().
@@ -142,8 +159,14 @@ class device_column {
     s.sidecar         = col.sidecar.empty() ? nullptr : col.sidecar.data();
     s.sidecar_entries = col.sidecar.size();
     s.validate        = false;  // validate() has checked the content on the host
+    std::vector<std::uint8_t> token_lengths(col.dict.size());
+    for (std::uint32_t e = 0; e < col.dict.size(); ++e) token_lengths[e] = static_cast<std::uint8_t>(col.dict.length(e));
+    s.dict_lengths    = token_lengths.data();
+    s.dict_bytes      = reinterpret_cast<std::uint8_t const*>(col.dict.bytes.data());
+    s.num_tokens      = col.dict.size();
+    s.dict_byte_count = col.dict.bytes.size();
     device_column d   = prepare_sections(
-      s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr);
+      s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr, detail::no_chunk_work{}, true);
     if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
       d.upload_split_stream(col, stream);
     return d;
@@ -154,9 +177,13 @@ class device_column {
    * the host parses the header and the dictionary; codes, row code counts and sidecar are
    * uploaded as they are stored and checked and expanded on the GPU (docs/FORMAT.md §3). A
    * version-1 image is read on the host (deserialize) and prepared with prepare(col).
-   * @note Synchronizes `stream` once (to read the checks, the token-length histogram and the row
-   * index), and once more where it builds the compact row lengths (the longest row). The bytes
-   * may be released when it returns.
+   *
+   * The codes are copied in steps of prepare_options::chunk_bytes on a second stream; each step
+   * is checked and indexed on `stream` while the next ones are copied. The plane width W is
+   * chosen from the first step's token lengths (histogram() is the whole column's).
+   * @note Synchronizes `stream` twice (once the row index and the first step are there, and at
+   * the end to read the checks), and once more where it builds the compact row lengths (the
+   * longest row). The bytes may be released when it returns.
    * @throw format_error naming what is wrong in an invalid image; logic_error on bad options;
    *        cuda_error; what `mr` throws.
    */
@@ -164,19 +191,7 @@ class device_column {
                                         prepare_options const& opt = {},
                                         device_async_resource_ref mr = default_device_resource())
   {
-    auto const* p = static_cast<std::uint8_t const*>(bytes);
-    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_host: null bytes");
-    fpc_header const h = parse_fpc_header(p, size);
-    if (h.version == 1) return prepare(deserialize(p, size), stream, validated(opt), mr);  // deserialize validates
-    check_image_size(h, size);
-    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
-    for (std::uint32_t id = 1; id <= detail::fpc2::num_sections; ++id)
-      sums[id] = check_section(h, id, p + h.layout.header_at[id]);
-    dictionary dict;
-    auto read_dictionary = [&]() -> dictionary const& {
-      return dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
-    };
-    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr);
+    return fpc_host(bytes, size, stream, opt, mr, detail::no_chunk_work{}, true);
   }
 
   /**
@@ -184,8 +199,8 @@ class device_column {
    * on the current device (as a GPUDirect Storage / cuFile read leaves them): the header, the
    * dictionary and the section headers are copied to the host; codes, counts and sidecar are
    * copied device to device and checked on the GPU. The caller's buffer is not kept. A version-1
-   * image is copied to the host and read there.
-   * @note Synchronizes `stream` (to read the header and the dictionary, then the checks).
+   * image is copied to the host and read there. Pipelined as prepare_fpc_host.
+   * @note Synchronizes `stream` (to read the header and the dictionary, the row index, then the checks).
    * @throw format_error naming what is wrong (a buffer shorter than the header says, ...);
    *        logic_error; cuda_error; what `mr` throws.
    */
@@ -193,36 +208,7 @@ class device_column {
                                           prepare_options const& opt = {},
                                           device_async_resource_ref mr = default_device_resource())
   {
-    auto const* p = static_cast<std::uint8_t const*>(device_bytes);
-    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_device: null bytes");
-    std::vector<std::uint8_t> head(std::min<std::size_t>(size, detail::fpc2::header_bytes));
-    copy_to_host(head.data(), p, head.size(), stream);
-    fpc_header const h = parse_fpc_header(head.data(), head.size());
-    if (h.version == 1) {
-      std::vector<std::uint8_t> all(size);
-      copy_to_host(all.data(), p, size, stream);
-      return prepare(deserialize(all.data(), size), stream, validated(opt), mr);  // deserialize validates
-    }
-    check_image_size(h, size);
-    // Header, dictionary and the codes' section header are contiguous; the other two section
-    // headers are 32 bytes each.
-    std::uint64_t const front = h.layout.payload_at[detail::fpc2::codes];
-    std::vector<std::uint8_t> host(front);
-    copy_to_host(host.data(), p, front, stream);
-    std::uint8_t sec[2][detail::fpc2::section_header_bytes];
-    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream);
-    copy_to_host(sec[1], p + h.layout.header_at[5], sizeof sec[1], stream);
-    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
-    for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
-    sums[4] = check_section(h, 4, sec[0]);
-    sums[5] = check_section(h, 5, sec[1]);
-    dictionary dict;
-    auto read_dictionary = [&]() -> dictionary const& {
-      return dict = read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2],
-                                        sums[1], sums[2]);
-    };
-    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
-                            opt, mr);
+    return fpc_device(device_bytes, size, stream, opt, mr, detail::no_chunk_work{}, true);
   }
 
   /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths_max_share):
@@ -519,6 +505,78 @@ class device_column {
   }
 
  private:
+  friend struct detail::prepare_pipeline;
+
+  /** prepare_fpc_host, with on_chunk(column, chunk, stream) called as the chunks of codes and rows
+   *  are placed (detail::ready_chunk; in order, covering all; the column is usable for launches
+   *  but not yet checked), and the compact row lengths built only if `row_lengths`. */
+  template <class OnChunk>
+  static device_column fpc_host(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
+                                device_async_resource_ref mr, OnChunk&& on_chunk, bool row_lengths)
+  {
+    auto const* p = static_cast<std::uint8_t const*>(bytes);
+    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_host: null bytes");
+    fpc_header const h = parse_fpc_header(p, size);
+    if (h.version == 1) return whole(prepare(deserialize(p, size), stream, validated(opt), mr), on_chunk, stream);  // deserialize validates
+    check_image_size(h, size);
+    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
+    for (std::uint32_t id = 1; id <= detail::fpc2::num_sections; ++id)
+      sums[id] = check_section(h, id, p + h.layout.header_at[id]);
+    dictionary dict;
+    auto read_dictionary = [&]() -> dictionary const& {
+      return dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
+    };
+    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr, on_chunk, row_lengths);
+  }
+
+
+  /** prepare_fpc_device, with on_chunk and row_lengths as for fpc_host. */
+  template <class OnChunk>
+  static device_column fpc_device(void const* device_bytes, std::size_t size, cuda::stream_ref stream,
+                                  prepare_options const& opt, device_async_resource_ref mr, OnChunk&& on_chunk,
+                                  bool row_lengths)
+  {
+    auto const* p = static_cast<std::uint8_t const*>(device_bytes);
+    FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_device: null bytes");
+    std::vector<std::uint8_t> head(std::min<std::size_t>(size, detail::fpc2::header_bytes));
+    copy_to_host(head.data(), p, head.size(), stream);
+    fpc_header const h = parse_fpc_header(head.data(), head.size());
+    if (h.version == 1) {
+      std::vector<std::uint8_t> all(size);
+      copy_to_host(all.data(), p, size, stream);
+      return whole(prepare(deserialize(all.data(), size), stream, validated(opt), mr), on_chunk, stream);  // deserialize validates
+    }
+    check_image_size(h, size);
+    // Header, dictionary and the codes' section header are contiguous; the other two section
+    // headers are 32 bytes each.
+    std::uint64_t const front = h.layout.payload_at[detail::fpc2::codes];
+    std::vector<std::uint8_t> host(front);
+    copy_to_host(host.data(), p, front, stream);
+    std::uint8_t sec[2][detail::fpc2::section_header_bytes];
+    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream);
+    copy_to_host(sec[1], p + h.layout.header_at[5], sizeof sec[1], stream);
+    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
+    for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
+    sums[4] = check_section(h, 4, sec[0]);
+    sums[5] = check_section(h, 5, sec[1]);
+    dictionary dict;
+    auto read_dictionary = [&]() -> dictionary const& {
+      return dict = read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2],
+                                        sums[1], sums[2]);
+    };
+    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
+                            opt, mr, on_chunk, row_lengths);
+  }
+
+
+  /** A column prepared on the host (version 1): on_chunk once, over all of it. */
+  template <class OnChunk>
+  static device_column whole(device_column d, OnChunk&& on_chunk, cuda::stream_ref stream)
+  {
+    on_chunk(d, detail::ready_chunk{0, d.num_codes_, 0, d.num_rows_}, stream);
+    return d;
+  }
+
   /** The big sections of a column (host or device pointers) and the counts that describe them. */
   struct stored_sections {
     codec kind                 = codec::onpair16;
@@ -528,6 +586,9 @@ class device_column {
     std::uint8_t const* codes  = nullptr;  ///< packed_code_bytes(kind, num_codes) bytes
     std::uint8_t const* counts = nullptr;  ///< count_bytes bytes
     std::uint64_t const* sidecar = nullptr;  ///< sidecar_entries entries, or null
+    std::uint8_t const* dict_lengths = nullptr;  ///< num_tokens bytes: each token's length
+    std::uint8_t const* dict_bytes   = nullptr;  ///< dict_byte_count bytes: the tokens
+    std::uint64_t num_tokens = 0, dict_byte_count = 0;
     bool validate              = false;      ///< check the checksums and the content on the GPU
     std::uint64_t checksum[3]  = {};         ///< stored checksums of codes, counts, sidecar
   };
@@ -586,6 +647,10 @@ class device_column {
     s.counts          = image + h.layout.payload_at[detail::fpc2::row_code_counts];
     s.sidecar         = h.has_sidecar ? reinterpret_cast<std::uint64_t const*>(image + h.layout.payload_at[detail::fpc2::sidecar]) : nullptr;
     s.sidecar_entries = h.n_sidecar;
+    s.dict_lengths    = image + h.layout.payload_at[detail::fpc2::dict_lengths];
+    s.dict_bytes      = image + h.layout.payload_at[detail::fpc2::dict_bytes];
+    s.num_tokens      = h.n_tok;
+    s.dict_byte_count = h.dict_bytes;
     s.validate        = validate;
     s.checksum[0] = sums[3], s.checksum[1] = sums[4], s.checksum[2] = sums[5];
     return s;
@@ -606,23 +671,14 @@ class device_column {
     return opt;
   }
 
-  /** The length nibbles of every entry of the code space (planes.hpp's lengths plane). */
-  static std::vector<std::uint8_t> length_plane(codec kind, dictionary const& dict)
-  {
-    std::vector<std::uint8_t> l(code_space(kind) / 2, 0);
-    for (std::uint32_t e = 0; e < dict.size(); ++e)
-      l[e / 2] |= static_cast<std::uint8_t>((dict.length(e) - 1) << (4 * (e & 1)));
-    return l;
-  }
-
   /** Builds the column from stored sections. The sections' copies are queued first; then
    *  `dictionary_of()` (returning `dictionary const&`) gives the dictionary, so that the host reads
    *  and checks it while the copies run. If it throws, the stream is synchronized first (the
    *  copies read the caller's bytes). */
-  template <class DictionaryOf>
+  template <class DictionaryOf, class OnChunk>
   static device_column prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of, cudaMemcpyKind copy,
                                         cuda::stream_ref stream, prepare_options const& opt,
-                                        device_async_resource_ref mr);
+                                        device_async_resource_ref mr, OnChunk&& on_chunk, bool row_lengths);
 
   /** Builds and uploads the split stream of `col` (host; prepare_options::split_stream). */
   void upload_split_stream(compressed_column const& col, cuda::stream_ref stream)
@@ -649,7 +705,7 @@ class device_column {
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
     if (nseg > 0) {
       unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
-      detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data());
+      detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data(), 0, nseg);
       FASTPAIR_CUDA_TRY(cudaGetLastError());
     }
     std::size_t temp_bytes = 0;
@@ -709,10 +765,11 @@ class device_column {
 };
 
 
-template <class DictionaryOf>
+template <class DictionaryOf, class OnChunk>
 inline device_column device_column::prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of,
                                                      cudaMemcpyKind copy, cuda::stream_ref stream,
-                                                     prepare_options const& opt, device_async_resource_ref mr)
+                                                     prepare_options const& opt, device_async_resource_ref mr,
+                                                     OnChunk&& on_chunk, bool row_lengths)
 {
   using namespace detail;
   FASTPAIR_EXPECTS(opt.low_plane_bytes == 0 || opt.low_plane_bytes == 8 || opt.low_plane_bytes == 16,
@@ -729,93 +786,110 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   d.count_bits_    = s.count_bits;
   d.count_base_    = s.count_base;
   d.stride_        = s.stride;
-  std::uint64_t const n = s.num_codes;
+  std::uint64_t const n = s.num_codes, S = s.stride, bits = static_cast<std::uint64_t>(code_bits(s.kind));
   auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) {
     return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + per_block - 1) / per_block, 8192)));
   };
 
-  // 1. The stored sections' copies, queued before anything reads the dictionary: the host parses
-  // and checks it while they run (from pinned or device memory they are asynchronous).
-  // Codes: kept as stored (u16 for OnPair-16, packed 12-bit for the others: column_view::code_bits).
+  // The codes go up in chunks of whole 4 KiB pages (a 16-byte aligned load of a landed code never
+  // reaches into a chunk still in flight); chunk j is checked and indexed (and on_chunk's work
+  // runs) on `stream` while the next chunks are copied on a second stream.
   std::uint64_t const packed = packed_code_bytes(s.kind, n);
-  d.codes_                   = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
-  if (packed) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.codes_.data(), s.codes, packed, copy, st));
-  // Row code counts as stored, in whole 8-byte words plus one zero word (unpack reads pairs).
-  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
+  // Automatic: 1/16 of the codes (at least 4 MiB) from host memory; one step from device memory,
+  // whose copy takes a fraction of the decode (steps would add their launches and no overlap).
+  std::uint64_t const want = opt.chunk_bytes ? opt.chunk_bytes
+                             : copy == cudaMemcpyDeviceToDevice ? packed
+                                                                : std::max<std::uint64_t>(packed / 16, std::uint64_t{4} << 20);
+  std::uint64_t const chunk  = std::max<std::uint64_t>(4096, (std::min<std::uint64_t>(want, packed) + 4095) & ~std::uint64_t{4095});
+  std::uint64_t const chunks = std::max<std::uint64_t>(1, (packed + chunk - 1) / chunk);
+  auto chunk_begin = [&](std::uint64_t j) { return std::min(j * chunk, packed); };
+  auto codes_in    = [&](std::uint64_t b) { return b == packed ? n : b * 8 / bits; };  // complete in bytes [0, b)
+
+  // 1. Allocations (on `stream`), then the stored sections' copies on the lane, queued before
+  // anything reads the dictionary: the host parses and checks it while they run.
+  d.codes_       = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
+  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);  // + a zero word: unpack reads pairs
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
-  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, st));
-  // The sidecar: recomputed (and compared with a stored one) unless a stored one is trusted.
   std::uint64_t const nseg = d.num_segments();
   d.sidecar_               = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
   bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
-  device_buffer<std::uint64_t> stored_sidecar;  // the stored one, to compare with the recomputed one
-  if (use_stored) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, st));
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, st));
-  } else if (s.sidecar != nullptr && s.validate) {
+  if (!use_stored && nseg == 0) FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.sidecar_.data(), 0, 8, st));
+  device_buffer<std::uint64_t> stored_sidecar;  // the stored one, compared with the recomputed one
+  if (!use_stored && s.sidecar != nullptr && s.validate)
     stored_sidecar = device_buffer<std::uint64_t>(s.sidecar_entries, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, st));
-  }
-
-  // 2. The dictionary (host), while the copies run; the length plane first: the checks and the
-  // histogram read token lengths.
-  dictionary const* dict_read = nullptr;
-  try {
-    dict_read = &dictionary_of();
-  } catch (...) {
-    (void)cudaStreamSynchronize(st);  // the copies read the caller's bytes: let them finish
-    throw;
-  }
-  dictionary const& dict = *dict_read;
-  d.num_tokens_          = static_cast<std::uint32_t>(dict.size());
-  std::vector<std::uint8_t> const lengths = length_plane(s.kind, dict);
-  d.lengths_ptr_ = upload_texture_aligned(lengths, d.lengths_, stream, mr);
-  // From pinned host memory the copies are still running: the host builds the planes of both
-  // widths now (the histogram picks one later), off the critical path. From pageable memory the
-  // copies are done and the device's are short: only the chosen width's, after the histogram.
-  bool early_planes = false;
-  if (copy == cudaMemcpyHostToDevice && packed > 0) {
+  // The stored dictionary (lengths, then bytes), from which the GPU builds the planes.
+  std::uint64_t const N = s.num_tokens;
+  device_buffer<std::uint8_t> dict_dev(N + s.dict_byte_count + 1, stream, mr);
+  device_buffer<std::uint32_t> dict_offsets(N + 1, stream, mr);
+  // Pageable sources are copied chunk by chunk as the loop below reaches them (each copy returns
+  // once staged, so the chunks before it are being checked meanwhile); pinned and device ones are
+  // all queued now.
+  bool async_source = copy == cudaMemcpyDeviceToDevice;
+  if (!async_source && packed > 0) {
     cudaPointerAttributes where{};
-    if (cudaPointerGetAttributes(&where, s.codes) == cudaSuccess) early_planes = where.type == cudaMemoryTypeHost;
-    else (void)cudaGetLastError();  // not an error of the caller's: the planes are built later
+    if (cudaPointerGetAttributes(&where, s.codes) == cudaSuccess) async_source = where.type == cudaMemoryTypeHost;
+    else (void)cudaGetLastError();  // not an error of the caller's: copied as pageable
   }
-  dictionary_planes early[2];  // W = 8, W = 16
-  if (early_planes)
-    for (int i = 0; i < 2; ++i)
-      if (opt.low_plane_bytes == 0 || opt.low_plane_bytes == 8 * (i + 1)) early[i] = build_planes(s.kind, dict, 8 * (i + 1));
+  copy_lane lane(stream, chunks);  // waits for the allocations; its destructor for the copies
+  cudaStream_t const ls = lane.lane();
+  auto copy_chunk = [&](std::uint64_t j) {
+    std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
+    if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a, s.codes + a, b - a, copy, ls));
+    lane.record(j);
+  };
+  if (N) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data(), s.dict_lengths, N, copy, ls));
+  if (s.dict_byte_count) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data() + N, s.dict_bytes, s.dict_byte_count, copy, ls));
+  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, ls));
+  if (use_stored) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, ls));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, ls));
+  } else if (stored_sidecar.data() != nullptr) {
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, ls));
+  }
+  for (std::uint64_t j = 0; j < (async_source ? chunks : 1); ++j) copy_chunk(j);
+
+  // 2. The dictionary is checked on the host while the copies run (the planes are built from
+  // its device copy on the GPU: no plane upload queues behind the codes' copies).
+  dictionary const& dict = dictionary_of();  // if it throws, ~copy_lane waits for the copies
+  FASTPAIR_EXPECTS(dict.size() == N && dict.bytes.size() == s.dict_byte_count, "dictionary sections and header disagree");
+  d.num_tokens_ = static_cast<std::uint32_t>(dict.size());
+  std::uint32_t const entries = code_space(s.kind);
+  d.lengths_ptr_              = alloc_texture_aligned(entries / 2, d.lengths_, stream, mr);
   device_buffer<prepare_report> report(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
   d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
   auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
-
-  // 3. The checks and the indexes, on the GPU.
-  if (s.validate && packed)
-    section_checksum_kernel<<<grid(packed / 8 + 1), 256, 0, st>>>(reinterpret_cast<std::uint8_t const*>(d.codes_.data()), packed, sum_of(0));
-  if (s.validate && s.count_bytes)
-    section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
-      reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
   v.codes          = d.codes_.data();
-  v.code_bits      = static_cast<std::uint32_t>(code_bits(s.kind));
+  v.code_bits      = static_cast<std::uint32_t>(bits);
   v.lengths        = d.lengths_ptr_;
   v.num_codes      = n;
   v.num_tokens     = d.num_tokens_;
   v.sidecar_stride = s.stride;
   v.error          = d.error_.data();
   v.sidecar        = d.sidecar_.data();
-  if (!use_stored) {
-    d.regenerate_sidecar_on(v, stream, mr);
-    if (stored_sidecar.data() != nullptr) {
-      section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
-        reinterpret_cast<std::uint8_t const*>(stored_sidecar.data()), s.sidecar_entries * 8, sum_of(2));
-      compare_sidecar_kernel<<<grid(nseg), 256, 0, st>>>(stored_sidecar.data(), d.sidecar_.data(),
-                                                         std::min(nseg, s.sidecar_entries), report.data());
-    }
-  }
 
-  // The row index: block k's first code (exclusive scan of the blocks' counts) and position.
+  // 3. Once the counts, the sidecar and the first chunk are here: their checks, the row index
+  // (block k's first code: an exclusive scan of the blocks' counts), and the first chunk's
+  // token-length histogram, which picks the plane width W. One synchronisation.
+  lane.wait(stream, 0);
+  length_plane_kernel<<<grid(entries / 2), 256, 0, st>>>(dict_dev.data(), d.num_tokens_, entries,
+                                                          const_cast<std::uint8_t*>(d.lengths_ptr_));
+  if (N) {  // the tokens' offsets in the dictionary bytes (the planes' input)
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, dict_dev.data(), dict_offsets.data(),
+                                                     cuda::std::plus<>{}, std::uint32_t{0}, N, st));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, dict_dev.data(), dict_offsets.data(),
+                                                     cuda::std::plus<>{}, std::uint32_t{0}, N, st));
+  }
+  if (s.validate && s.count_bytes)
+    section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
+      reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
+  if (stored_sidecar.data() != nullptr)
+    section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
+      reinterpret_cast<std::uint8_t const*>(stored_sidecar.data()), s.sidecar_entries * 8, sum_of(2));
   std::uint64_t const blocks = (s.num_rows + row_block_rows - 1) / row_block_rows;
   {
     device_buffer<std::uint64_t> sums(blocks + 1, stream, mr);
@@ -828,25 +902,113 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
   }
   check_block_codes_kernel<<<grid(blocks + 1), 256, 0, st>>>(d.block_codes_.data(), blocks, n, report.data());
-  d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
-  block_bytes_kernel<<<grid(blocks + 1, 8), 256, 0, st>>>(v, d.block_codes_.data(), blocks, d.block_bytes_.data());
-  if (n) length_histogram_kernel<<<grid(n, 1024), 256, 0, st>>>(v, report.data()->histogram);
+  std::uint64_t landed = codes_in(chunk_begin(1));
+  if (landed) length_histogram_kernel<<<grid(landed, 1024), 256, 0, st>>>(v, report.data()->histogram, 0, landed);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
-
-  // One synchronisation: the checks, the histogram and the host copy of the row index.
   prepare_report r;
-  std::uint32_t errors = 0;
-  std::uint64_t total  = 0;
   d.block_codes_host_.resize(blocks + 1);
   d.block_bytes_host_.resize(blocks + 1);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
+  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
+  auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
+  if (r.flags & counts_exceed_codes)  // checked before anything follows the row index
+    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
+  for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];  // the first chunk's, until all are counted
+  int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
+  d.w_        = w;
+  {
+    d.lo_ptr_ = alloc_texture_aligned(std::size_t{entries} * w, d.lo_, stream, mr);
+    if (max_token_length(s.kind) > w) d.hi_ = device_buffer<std::uint8_t>(std::size_t{entries} * (16 - w), stream, mr);
+    dictionary_planes_kernel<<<grid(entries), 256, 0, st>>>(dict_dev.data(), dict_offsets.data(), dict_dev.data() + N,
+                                                            s.dict_byte_count, d.num_tokens_, entries, w,
+                                                            const_cast<std::uint8_t*>(d.lo_ptr_), d.hi_.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    // Texture objects over the low plane and the lengths, for the texture gather strategies
+    // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
+    auto const u32 = cudaChannelFormatKindUnsigned;
+    d.lo_tex_      = texture_object(d.lo_ptr_, std::size_t{entries} * w,
+                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
+                                    stream);
+    d.lengths_tex_ = texture_object(d.lengths_ptr_, entries / 2, cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
+  }
+
+  // 4. Chunk by chunk: checksum and histogram of its codes; the sidecar of the segments now
+  // complete (stored, or recomputed by a scan that carries its running total from chunk to
+  // chunk); the row index's positions of the row blocks whose first code is now placed; then
+  // on_chunk over the newly complete segments and row blocks.
+  d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
+  device_buffer<std::uint64_t> seg_bytes, carry;
+  device_buffer<unsigned char> scan_temp;
+  std::size_t scan_temp_bytes = 0;
+  if (!use_stored && nseg > 0) {
+    seg_bytes = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
+    // zeroed: each step's scan also loads the entry past its segments (not summed, written later)
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * 8, st));
+    carry = device_buffer<std::uint64_t>(1, stream, mr);  // sidecar[segments done]
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(carry.data(), 0, 8, st));
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, scan_temp_bytes, seg_bytes.data(), d.sidecar_.data(),
+                                                     cuda::std::plus<>{}, cub::FutureValue<std::uint64_t>(carry.data()),
+                                                     nseg + 1, st));
+    scan_temp = device_buffer<unsigned char>(scan_temp_bytes, stream, mr);
+  }
+  std::uint64_t seg_done = 0, codes_done = 0, block_done = 0, row_done = 0;
+  for (std::uint64_t j = 0; j < chunks; ++j) {
+    bool const last = j + 1 == chunks;
+    if (j > 0) {
+      if (!async_source) copy_chunk(j);
+      lane.wait(stream, j);
+    }
+    std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
+    landed                = codes_in(b);
+    if (s.validate && b > a)
+      section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, st>>>(
+        reinterpret_cast<std::uint8_t const*>(d.codes_.data()) + a, b - a, sum_of(0), a / 8);
+    if (j > 0 && landed > codes_done)
+      length_histogram_kernel<<<grid(landed - codes_done, 1024), 256, 0, st>>>(v, report.data()->histogram, codes_done, landed);
+    codes_done = landed;
+    // Segments [seg_done, seg_end) are complete: the positions of the codes before `placed` are known.
+    std::uint64_t const seg_end = last ? nseg : landed / S;
+    std::uint64_t const placed  = last ? n : seg_end * S;
+    if (seg_end > seg_done && !use_stored) {
+      std::uint64_t const m = seg_end - seg_done;
+      segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
+        v, seg_bytes.data(), seg_done, seg_end);
+      // sidecar[seg_done .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
+      FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(scan_temp.data(), scan_temp_bytes, seg_bytes.data() + seg_done,
+                                                       d.sidecar_.data() + seg_done, cuda::std::plus<>{},
+                                                       cub::FutureValue<std::uint64_t>(carry.data()), m + 1, st));
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(carry.data(), d.sidecar_.data() + seg_end, 8, cudaMemcpyDeviceToDevice, st));
+      std::uint64_t const compared = std::min(seg_end, s.sidecar_entries);
+      if (stored_sidecar.data() != nullptr && compared > seg_done)
+        compare_sidecar_kernel<<<grid(compared - seg_done), 256, 0, st>>>(
+          stored_sidecar.data() + seg_done, d.sidecar_.data() + seg_done, compared - seg_done, report.data());
+    }
+    // Row blocks whose first code is placed (block_codes is monotone and ends at n: checked above).
+    std::uint64_t const block_end =
+      last ? blocks + 1
+           : static_cast<std::uint64_t>(std::upper_bound(d.block_codes_host_.begin(), d.block_codes_host_.end(), placed) -
+                                        d.block_codes_host_.begin());
+    if (block_end > block_done)
+      block_bytes_kernel<<<grid(block_end - block_done, 8), 256, 0, st>>>(v, d.block_codes_.data(), block_done,
+                                                                          block_end - 1, d.block_bytes_.data());
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
+    std::uint64_t const row_end = block_end > 0 ? std::min((block_end - 1) * row_block_rows, s.num_rows) : 0;
+    if (last || seg_end > seg_done || row_end > row_done)
+      on_chunk(d, ready_chunk{seg_done * S, placed, row_done, row_end}, stream);
+    seg_done   = seg_end;
+    row_done   = row_end;
+    block_done = std::max(block_done, block_end);
+  }
+
+  // 5. One synchronisation: the checks, the whole histogram, the host copy of the row index.
+  std::uint32_t errors = 0;
+  std::uint64_t total  = 0;
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&errors, d.error_.data(), sizeof errors, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&total, d.sidecar_.data() + nseg, 8, cudaMemcpyDeviceToHost, st));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
-
-  auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
   if (s.validate) {  // the checksums first: a damaged section is named as such
     char const* names[3]         = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
     std::uint64_t const sizes[3] = {packed, s.count_bytes, s.sidecar_entries * 8};
@@ -856,10 +1018,6 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
       if (computed != s.checksum[i])
         fail(std::string(names[i]) + ": checksum stored " + std::to_string(s.checksum[i]) + " != computed " + std::to_string(computed));
     }
-  }
-  if (r.flags & counts_exceed_codes)
-    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
-  if (s.validate) {
     if (errors & code_out_of_range) fail("codes: a code is >= the dictionary size " + std::to_string(d.num_tokens_));
     if (total != s.decoded_bytes)
       fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
@@ -872,24 +1030,12 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   }
   for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];
 
-  int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
-  d.w_        = w;
-  dictionary_planes const planes = early_planes ? std::move(early[w / 8 - 1]) : build_planes(s.kind, dict, w);
-  d.lo_ptr_ = upload_texture_aligned(planes.lo, d.lo_, stream, mr);
-  d.hi_     = upload(planes.hi, stream, mr);
-  // Texture objects over the low plane and the lengths, for the texture gather strategies
-  // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
-  auto const u32 = cudaChannelFormatKindUnsigned;
-  d.lo_tex_      = texture_object(d.lo_ptr_, planes.lo.size(),
-                                  w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
-                                  stream);
-  d.lengths_tex_ = texture_object(d.lengths_ptr_, lengths.size(), cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
   if (opt.length_stream) d.build_length_stream(stream);
   if (opt.fused_codes && code_space(s.kind) <= 4096) d.build_fused_codes(stream);
   if (opt.row_offsets) d.build_row_offsets(stream);
   // The compact row lengths where 1 byte per row is within the share of the stored bytes.
   double const stored = stored_bytes_of(dict, packed, s.count_bytes, s.sidecar_entries);
-  if (s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
+  if (row_lengths && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
   return d;
 }

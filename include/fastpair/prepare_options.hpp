@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <cstdint>
+
 namespace fastpair {
 
 /** @brief Options of device_column::prepare and prepare_fpc_host / prepare_fpc_device.
@@ -47,6 +49,11 @@ struct prepare_options {
   /// at most this share of the column's stored bytes (the default, 0.08, keeps it to columns of
   /// long rows, where it is cheap); 0 = never, a large value (e.g. 1e9) = wherever rows fit 2 bytes.
   double row_lengths_max_share = 0.08;
+  /// Bytes of codes per step of the preparation's pipeline, rounded up to 4 KiB: step j is
+  /// checked (and, in decode_fpc_host / decode_fpc_device, decoded) on the GPU while the next
+  /// steps are copied. 0 = automatic: from host memory 1/16 of the codes, at least 4 MiB; from
+  /// device memory one step (a device-to-device copy takes a fraction of the decode).
+  std::uint64_t chunk_bytes = 0;
 };
 
 }  // namespace fastpair

@@ -9,7 +9,9 @@
 // without the row offsets, the other accelerators, a stored sidecar and validation;
 // device_bytes() is exactly what the column holds from its resource; corrupt version-2 images
 // are refused with a format_error naming what is wrong (or, without validation, reach the device
-// error word); version-1 images still prepare.
+// error word); version-1 images still prepare. decode_fpc_host / decode_fpc_device (preparation
+// and decode pipelined in steps) decode the same images as the reference, refuse the same corrupt
+// ones and never write outside their output.
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
 #include "utils/gpu_check.cuh"
@@ -82,6 +84,19 @@ class held_image {
       case source::pageable: return device_column::prepare_fpc_host(pageable_.data(), size_, s, opt, mr);
       case source::pinned: return device_column::prepare_fpc_host(pinned_->data(), size_, s, opt, mr);
       case source::device: return device_column::prepare_fpc_device(device_->data(), size_, s, opt, mr);
+    }
+    throw std::logic_error("unknown source");
+  }
+
+  /** decode_fpc_host / decode_fpc_device of the image into `out`. */
+  template <class OffsetT>
+  fastpair::device_column decode(cudaStream_t s, fastpair::string_column_view<OffsetT> out,
+                                 fastpair::prepare_options const& opt = {}) const
+  {
+    switch (src_) {
+      case source::pageable: return fastpair::decode_fpc_host(pageable_.data(), size_, out, s, opt);
+      case source::pinned: return fastpair::decode_fpc_host(pinned_->data(), size_, out, s, opt);
+      case source::device: return fastpair::decode_fpc_device(device_->data(), size_, out, s, opt);
     }
     throw std::logic_error("unknown source");
   }
@@ -296,6 +311,9 @@ std::vector<variant> variants(bool all = true)
   o.validate              = false;
   o.row_lengths_max_share = 0;  // the offsets from the codes
   v.push_back({"validate = false, no row lengths", o});
+  o             = {};
+  o.chunk_bytes = 1;  // rounded up to 4 KiB: the columns here take many steps
+  v.push_back({"pipeline steps of 4 KiB", o});
   if (!all) return v;
   o                = {};
   o.validate       = false;
@@ -321,7 +339,7 @@ std::vector<variant> variants_for(source src, bool all = true)
   // memcheck's per-launch cost makes the full matrix run for more than its time limit.
   bool const light = std::getenv("FASTPAIR_TEST_LIGHT") != nullptr;
   if (src == source::pageable && !light) return v;
-  return {v[0], v[4]};  // default; validate = false, no row lengths
+  return {v[0], v[4], v[5]};  // default; validate = false, no row lengths; steps of 4 KiB
 }
 
 /** Every source x variant x (stored sidecar or not) of `col`. */
@@ -449,13 +467,29 @@ std::uint64_t a_one_byte_code(fastpair::compressed_column const& col)
 }
 
 /** REQUIREs that preparing `img` from pageable host memory and from device memory throws a
- *  format_error whose message contains `what` (with options `opt`). */
+ *  format_error whose message contains `what` (with options `opt`); and so does decoding it
+ *  with decode_fpc_host / decode_fpc_device in steps of 4 KiB, into an output sized by its
+ *  header, which is written nowhere outside. */
 void require_refused(image_t const& img, std::string const& what, fastpair::prepare_options const& opt = {})
 {
+  fastpair::prepare_options stepped = opt;
+  stepped.chunk_bytes               = 4096;
+  std::uint64_t rows = 0, bytes = 0;
+  try {
+    auto const h = header_of(img);
+    rows = h.n_rows, bytes = h.decoded;
+  } catch (fastpair::format_error const&) {  // refused before anything reads the output
+  }
   for (source src : {source::pageable, source::device}) {
     INFO(source_name(src) << ", expecting \"" << what << "\"");
     REQUIRE_THROWS_AS(prepare_image(img, src, opt), fastpair::format_error);
     REQUIRE_THROWS_WITH(prepare_image(img, src, opt), Contains(what));
+    INFO("decode_fpc_*, steps of 4 KiB");
+    held_image const held(img, src, nullptr);
+    ft::guarded_output<std::int64_t> out(rows, bytes, 3, nullptr, ft::poison, 0xFF, 4);
+    REQUIRE_THROWS_AS(held.decode(nullptr, out.view(), stepped), fastpair::format_error);
+    REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), stepped), Contains(what));
+    out.require_guards_intact(nullptr);
   }
 }
 
@@ -488,6 +522,130 @@ TEST_CASE("prepare_fpc_host / prepare_fpc_device: prefixes of real columns decod
       REQUIRE(fastpair::decode_reference(col) == rows);
       check_stored_column(col, false, ts.s);
     }
+  }
+}
+
+// ---- b. decode_fpc_host / decode_fpc_device: preparation and decode pipelined ------------------
+
+namespace {
+
+/** decode_fpc_* of every source x option set of `col`'s image (stored sidecar or not), into
+ *  guarded int64, int32 and chars-only outputs, each equal to the reference; the returned column
+ *  is the prepared column (checked as prepare_fpc_host's, without the compact row lengths). */
+void check_pipelined_decode(fastpair::compressed_column const& col, cudaStream_t s)
+{
+  bool const light = std::getenv("FASTPAIR_TEST_LIGHT") != nullptr;
+  auto const ref   = fastpair::decode_reference(col);
+  for (bool const sidecar : {true, false}) {
+    if (col.num_codes == 0 && sidecar) continue;
+    auto c = col;
+    if (!sidecar) c.sidecar.clear();
+    else if (c.sidecar.empty()) fastpair::compute_sidecar(c);
+    INFO((sidecar ? "stored sidecar" : "no stored sidecar"));
+    image_t const image = fastpair::serialize(c);
+    std::vector<variant> opts;
+    fastpair::prepare_options o;
+    o.chunk_bytes = 4096;
+    opts.push_back({"steps of 4 KiB", o});
+    if (!light) {
+      opts.push_back({"default", {}});
+      o.validate = false;  // a stored sidecar is used as it is
+      opts.push_back({"steps of 4 KiB, validate = false", o});
+      o             = {};
+      o.chunk_bytes = 8192;
+      o.row_offsets = o.length_stream = o.fused_codes = true;
+      o.low_plane_bytes = 16;
+      opts.push_back({"steps of 8 KiB, accelerators, W 16", o});
+    }
+    for (source const src : all_sources) {
+      INFO(source_name(src));
+      held_image const held(image, src, s);
+      for (auto const& v : opts) {
+        INFO("options: " << v.name);
+        {
+          ft::guarded_output<std::int64_t> out(c.num_rows(), c.decoded_bytes(), 5, s, ft::poison, 0xFF, 4);
+          auto const dcol = held.decode(s, out.view(), v.opt);
+          out.require_equal(ref, s);
+          REQUIRE(dcol.row_length_bytes() == 0);
+          REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
+          REQUIRE(dcol.has_length_stream() == v.opt.length_stream);
+          if (v.opt.low_plane_bytes) REQUIRE(dcol.low_plane_bytes() == v.opt.low_plane_bytes);
+          check_prepared(dcol, c, s, false);
+        }
+        if (light) continue;
+        {
+          ft::guarded_output<std::int32_t> out(c.num_rows(), c.decoded_bytes(), 0, s, ft::poison, 0xFF, 4);
+          (void)held.decode(s, out.view(), v.opt);
+          out.require_equal(ref, s);
+        }
+        {
+          ft::guarded_output<std::int64_t> out(c.num_rows(), c.decoded_bytes(), 1, s);
+          auto view    = out.view();
+          view.offsets = nullptr;  // chars only
+          (void)held.decode(s, view, v.opt);
+          out.require_equal(ref, s, false);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("decode_fpc_host / decode_fpc_device: synthetic columns decode as the reference", "[gpu][prepare_fpc][pipelined]")
+{
+  ft::test_stream ts;
+  for (codec kind : all_codecs)
+    for (auto const& c : synthetic_columns(kind)) {
+      INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << c.col.num_rows() << " rows, " << c.col.num_codes
+                                      << " codes)");
+      check_pipelined_decode(c.col, ts.s);
+    }
+}
+
+TEST_CASE("decode_fpc_host / decode_fpc_device: prefixes of real columns decode as the reference",
+          "[gpu][prepare_fpc][pipelined][shared]")
+{
+  ft::test_stream ts;
+  std::size_t const max_bytes = ft::test_source_bytes(std::size_t{128} << 10);
+  for (char const* name : {"tpch_o_clerk", "urls", "zh_text"}) {
+    auto const rows = ft::load_shared_column(name, max_bytes);
+    for (codec kind : all_codecs) {
+      INFO(name << " " << fastpair::codec_name(kind) << " (" << rows.num_rows() << " rows)");
+      check_pipelined_decode(fastpair::compress(rows, kind), ts.s);
+    }
+  }
+}
+
+TEST_CASE("decode_fpc_host: an output that does not fit the image is refused, a version-1 image decodes",
+          "[gpu][prepare_fpc][pipelined]")
+{
+  ft::test_stream ts;
+  auto const col = corruption_column(codec::onpair12);
+  image_t const img = fastpair::serialize(col);
+  fastpair::prepare_options stepped;
+  stepped.chunk_bytes = 4096;
+  for (source src : all_sources) {
+    INFO(source_name(src));
+    held_image const held(img, src, ts.s);
+    {
+      ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes() - 1, 0, ts.s, ft::poison, 0xFF, 4);
+      REQUIRE_THROWS_WITH(held.decode(ts.s, out.view(), stepped), Contains("output chars capacity"));
+      out.require_guards_intact(ts.s);
+    }
+    {
+      ft::guarded_output<std::int64_t> out(col.num_rows() - 1, col.decoded_bytes(), 0, ts.s, ft::poison, 0xFF, 4);
+      REQUIRE_THROWS_WITH(held.decode(ts.s, out.view(), stepped), Contains("rows"));
+      out.require_guards_intact(ts.s);
+    }
+  }
+  image_t const v1 = fastpair::serialize(col, 1);
+  for (source src : all_sources) {
+    INFO("version 1, " << source_name(src));
+    held_image const held(v1, src, ts.s);
+    ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+    (void)held.decode(ts.s, out.view(), stepped);
+    out.require_equal(fastpair::decode_reference(col), ts.s);
   }
 }
 

@@ -57,29 +57,17 @@ class guarded_output {
    */
   void require_equal(host_strings const& expect, cudaStream_t stream, bool offsets_written = true) const
   {
-    std::vector<unsigned char> h(raw_.size());
-    std::vector<OffsetT> ho(offsets_.size());
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), raw_.data(), h.size(), cudaMemcpyDeviceToHost, stream));
-    FASTPAIR_CUDA_TRY(
-      cudaMemcpyAsync(ho.data(), offsets_.data(), ho.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, stream));
-    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream));
+    std::vector<unsigned char> h;
+    std::vector<OffsetT> ho;
+    download_and_check_guards(h, ho, stream);
     REQUIRE(rows_ + 1 == expect.offsets.size());
     REQUIRE(bytes_ == expect.chars.size());
-    OffsetT guard_offset;
-    std::memset(&guard_offset, offsets_poison_, sizeof guard_offset);
-    for (std::size_t i = 0; i < offset_guards_; ++i) {
-      REQUIRE(ho[i] == guard_offset);
-      REQUIRE(ho[ho.size() - 1 - i] == guard_offset);
-    }
+    OffsetT const guard_offset = poisoned_offset();
     for (std::size_t i = 0; i < expect.offsets.size(); ++i)
       if (!offsets_written) {
         if (ho[offset_guards_ + i] != guard_offset) FAIL("offset " << i << " written by a decode without offsets");
       } else if (static_cast<std::uint64_t>(ho[offset_guards_ + i]) != expect.offsets[i])
         FAIL("offset " << i << ": " << ho[offset_guards_ + i] << " != " << expect.offsets[i]);
-    for (std::size_t i = 0; i < begin_; ++i)
-      if (h[i] != chars_poison_) FAIL("write before the output window at " << i);
-    for (std::size_t i = begin_ + bytes_; i < h.size(); ++i)
-      if (h[i] != chars_poison_) FAIL("write after the output window at +" << i - (begin_ + bytes_));
     if (bytes_ && std::memcmp(h.data() + begin_, expect.chars.data(), bytes_) != 0) {
       std::size_t i = 0;
       while (h[begin_ + i] == static_cast<unsigned char>(expect.chars[i])) ++i;
@@ -88,7 +76,42 @@ class guarded_output {
     SUCCEED();
   }
 
+  /** Copies the buffers back (synchronizes `stream`) and REQUIREs every guard byte and guard
+   *  offset still poisoned, whatever the window holds (a refused input). */
+  void require_guards_intact(cudaStream_t stream) const
+  {
+    std::vector<unsigned char> h;
+    std::vector<OffsetT> ho;
+    download_and_check_guards(h, ho, stream);
+    SUCCEED();
+  }
+
  private:
+  OffsetT poisoned_offset() const
+  {
+    OffsetT o;
+    std::memset(&o, offsets_poison_, sizeof o);
+    return o;
+  }
+  void download_and_check_guards(std::vector<unsigned char>& h, std::vector<OffsetT>& ho, cudaStream_t stream) const
+  {
+    h.resize(raw_.size());
+    ho.resize(offsets_.size());
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), raw_.data(), h.size(), cudaMemcpyDeviceToHost, stream));
+    FASTPAIR_CUDA_TRY(
+      cudaMemcpyAsync(ho.data(), offsets_.data(), ho.size() * sizeof(OffsetT), cudaMemcpyDeviceToHost, stream));
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream));
+    OffsetT const guard_offset = poisoned_offset();
+    for (std::size_t i = 0; i < offset_guards_; ++i) {
+      REQUIRE(ho[i] == guard_offset);
+      REQUIRE(ho[ho.size() - 1 - i] == guard_offset);
+    }
+    for (std::size_t i = 0; i < begin_; ++i)
+      if (h[i] != chars_poison_) FAIL("write before the output window at " << i);
+    for (std::size_t i = begin_ + bytes_; i < h.size(); ++i)
+      if (h[i] != chars_poison_) FAIL("write after the output window at +" << i - (begin_ + bytes_));
+  }
+
   std::uint64_t rows_, bytes_;
   std::size_t begin_;
   unsigned char chars_poison_, offsets_poison_;

@@ -365,18 +365,24 @@ class texture_object {
 
 namespace detail {
 /**
- * @brief A device copy of `h` at an address aligned for texture objects: `buf` receives an
- * allocation of h.size() + alignment bytes and the returned pointer lies inside it.
+ * @brief n device bytes at an address aligned for texture objects: `buf` receives an allocation
+ * of n + alignment bytes and the returned pointer lies inside it.
  */
-inline std::uint8_t* upload_texture_aligned(std::vector<std::uint8_t> const& h, device_buffer<std::uint8_t>& buf,
-                                            cuda::stream_ref stream, device_async_resource_ref mr)
+inline std::uint8_t* alloc_texture_aligned(std::size_t n, device_buffer<std::uint8_t>& buf, cuda::stream_ref stream,
+                                           device_async_resource_ref mr)
 {
   int dev = 0, align = 0;
   FASTPAIR_CUDA_TRY(cudaGetDevice(&dev));
   FASTPAIR_CUDA_TRY(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev));
   std::size_t const a = align > 0 ? static_cast<std::size_t>(align) : 512;
-  buf = device_buffer<std::uint8_t>(h.size() + a, stream, mr);
-  auto* p = reinterpret_cast<std::uint8_t*>((reinterpret_cast<std::uintptr_t>(buf.data()) + a - 1) / a * a);
+  buf = device_buffer<std::uint8_t>(n + a, stream, mr);
+  return reinterpret_cast<std::uint8_t*>((reinterpret_cast<std::uintptr_t>(buf.data()) + a - 1) / a * a);
+}
+/** alloc_texture_aligned(h.size(), ...), then `h` copied there on `stream`. */
+inline std::uint8_t* upload_texture_aligned(std::vector<std::uint8_t> const& h, device_buffer<std::uint8_t>& buf,
+                                            cuda::stream_ref stream, device_async_resource_ref mr)
+{
+  std::uint8_t* const p = alloc_texture_aligned(h.size(), buf, stream, mr);
   if (!h.empty()) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(p, h.data(), h.size(), cudaMemcpyHostToDevice, stream.get()));
   return p;
 }
@@ -400,6 +406,57 @@ inline int usable_device_count(std::string* why)
   if (n == 0 && why) *why = "no CUDA device";
   return n;
 }
+
+/**
+ * A second stream for copies that overlap work queued on a main stream, with one event per copy
+ * step: step i's copies are queued on lane(), then record(i); the main stream waits for them with
+ * wait(main, i). The destructor synchronizes the lane (the copies read the caller's bytes: they
+ * must be done when the function that queued them returns or throws), then frees stream and
+ * events; errors there are ignored (it runs during unwinding).
+ */
+class copy_lane {
+ public:
+  /** A lane on the current device that starts after the work queued on `after` so far. */
+  copy_lane(cuda::stream_ref after, std::size_t steps)
+  {
+    try {
+      FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&lane_, cudaStreamNonBlocking));
+      events_.reserve(steps + 1);
+      for (std::size_t i = 0; i <= steps; ++i) {
+        cudaEvent_t e = nullptr;
+        FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        events_.push_back(e);
+      }
+      FASTPAIR_CUDA_TRY(cudaEventRecord(events_[steps], after.get()));
+      FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(lane_, events_[steps], 0));
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~copy_lane() { release(); }
+  copy_lane(copy_lane const&)            = delete;
+  copy_lane& operator=(copy_lane const&) = delete;
+
+  cudaStream_t lane() const noexcept { return lane_; }
+  /** Marks the end of step i's copies (i < steps). */
+  void record(std::size_t i) { FASTPAIR_CUDA_TRY(cudaEventRecord(events_.at(i), lane_)); }
+  /** Work queued on `main` from now on starts after step i's copies. */
+  void wait(cuda::stream_ref main, std::size_t i) const { FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(main.get(), events_.at(i), 0)); }
+
+ private:
+  void release() noexcept
+  {
+    if (lane_ != nullptr) (void)call_keeping_last_error([&] { return cudaStreamSynchronize(lane_); });
+    for (cudaEvent_t e : events_) (void)call_keeping_last_error([&] { return cudaEventDestroy(e); });
+    if (lane_ != nullptr) (void)call_keeping_last_error([&] { return cudaStreamDestroy(lane_); });
+    events_.clear();
+    lane_ = nullptr;
+  }
+
+  cudaStream_t lane_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+};
 
 /** @brief A device copy of `h`, allocated from `mr` and copied on `stream` (pageable source: the
  *  copy is staged when this returns). */

@@ -102,17 +102,18 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   }
 }
 
-/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s (one warp per segment, grid-stride
- *  over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
+/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s, s in [seg_begin, seg_end) (one
+ *  warp per segment, grid-stride over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
  *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
  *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64. */
 template <int W>
-FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes)
+FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes,
+                                                                   std::uint64_t seg_begin, std::uint64_t seg_end)
 {
   unsigned const lane        = threadIdx.x & 31u;
-  std::uint64_t const nseg   = col.num_segments();
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
-  for (std::uint64_t seg = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < nseg; seg += nwarps) {
+  for (std::uint64_t seg = seg_begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < seg_end;
+       seg += nwarps) {
     std::uint64_t const c_begin = seg * col.sidecar_stride;
     std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
     std::uint32_t sum = 0, errors = 0;

@@ -57,9 +57,10 @@ struct row_counts_view {
   __device__ std::uint64_t count(std::uint64_t r) const { return base + fpc2::unpack(words, r, bits); }
 };
 
-/** sum[slot] += the word hashes of bytes [0, n) of `data` (16-byte aligned). */
+/** sum += the word hashes of bytes [0, n) of `data` (8-byte aligned), `data` being word
+ *  `first_word` of its section (a section checksummed in pieces: the sums add up). */
 FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t const* data, std::uint64_t n,
-                                                                    std::uint64_t* sum)
+                                                                    std::uint64_t* sum, std::uint64_t first_word = 0)
 {
   using reduce_t = cub::BlockReduce<std::uint64_t, 256>;
   __shared__ typename reduce_t::TempStorage temp;
@@ -67,11 +68,11 @@ FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t
   std::uint64_t s          = 0;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < full;
        i += std::uint64_t{gridDim.x} * blockDim.x)
-    s += fpc2::word_hash(__ldcs(reinterpret_cast<unsigned long long const*>(data) + i), i);
+    s += fpc2::word_hash(__ldcs(reinterpret_cast<unsigned long long const*>(data) + i), first_word + i);
   if (blockIdx.x == 0 && threadIdx.x == 0 && n % 8 != 0) {  // the last partial word, byte by byte
     std::uint64_t w = 0;
     for (std::uint64_t b = n % 8; b-- > 0;) w = w << 8 | data[8 * full + b];
-    s += fpc2::word_hash(w, full);
+    s += fpc2::word_hash(w, first_word + full);
   }
   std::uint64_t const total = reduce_t(temp).Sum(s);
   if (threadIdx.x == 0 && total != 0) atomicAdd(reinterpret_cast<unsigned long long*>(sum), total);
@@ -126,28 +127,30 @@ __device__ __forceinline__ std::uint64_t warp_code_position(column_view<W> const
   return col.sidecar[seg] + warp_sum(sum & 0xFFFFu) + (std::uint64_t{warp_sum(sum >> 16)} << 16);
 }
 
-/** block_bytes[k] = the decoded position of row k·RB's first code, k in [0, blocks]. */
+/** block_bytes[k] = the decoded position of row k·RB's first code, k in [k_first, k_last]. */
 template <int W>
 FASTPAIR_KERNEL __launch_bounds__(256) void block_bytes_kernel(column_view<W> col, std::uint64_t const* block_codes,
-                                                               std::uint64_t blocks, std::uint64_t* block_bytes)
+                                                               std::uint64_t k_first, std::uint64_t k_last,
+                                                               std::uint64_t* block_bytes)
 {
   unsigned const lane        = threadIdx.x & 31u;
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
-  for (std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; k <= blocks; k += nwarps) {
+  for (std::uint64_t k = k_first + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; k <= k_last; k += nwarps) {
     std::uint64_t const c = min(block_codes[k], col.num_codes);  // clamped: corrupt counts are reported, not followed
     std::uint64_t const p = warp_code_position(col, c, lane);
     if (lane == 0) block_bytes[k] = p;
   }
 }
 
-/** Token-length histogram of the codes (codes outside the dictionary are not counted). */
+/** Token-length histogram of codes [c_begin, c_end) (codes outside the dictionary are not counted). */
 template <int W>
-FASTPAIR_KERNEL __launch_bounds__(256) void length_histogram_kernel(column_view<W> col, std::uint64_t* histogram)
+FASTPAIR_KERNEL __launch_bounds__(256) void length_histogram_kernel(column_view<W> col, std::uint64_t* histogram,
+                                                                    std::uint64_t c_begin, std::uint64_t c_end)
 {
   __shared__ unsigned int bins[17];
   if (threadIdx.x < 17) bins[threadIdx.x] = 0;
   __syncthreads();
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
+  for (std::uint64_t i = c_begin + std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < c_end;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     std::uint32_t const c = load_code(col, i);
     if (c < col.num_tokens) atomicAdd(&bins[token_length(col, c)], 1u);
@@ -174,6 +177,40 @@ FASTPAIR_KERNEL __launch_bounds__(256) void unpack_counts_kernel(row_counts_view
   for (std::uint64_t r = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; r <= counts.num_rows;
        r += std::uint64_t{gridDim.x} * blockDim.x)
     out[r] = r < counts.num_rows ? counts.count(r) : 0;
+}
+
+/** The dictionary planes of planes.hpp built on the GPU from the stored dictionary (one u8 length
+ *  per token, the token bytes concatenated, `offsets` = the exclusive sums of the lengths): entry e
+ *  < `entries` gets its first W bytes in lo[e·W ..), bytes W..15 in hi[e·(16 − W) ..) (if hi), zeros
+ *  past its length and for e >= num_tokens. Lengths are clamped to 16 and reads to `dict_bytes`
+ *  (the host has checked the dictionary; this keeps every read in bounds regardless). */
+FASTPAIR_KERNEL __launch_bounds__(256) void dictionary_planes_kernel(std::uint8_t const* lengths,
+                                                                     std::uint32_t const* offsets,
+                                                                     std::uint8_t const* bytes, std::uint64_t dict_bytes,
+                                                                     std::uint32_t num_tokens, std::uint32_t entries,
+                                                                     int w, std::uint8_t* lo, std::uint8_t* hi)
+{
+  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < entries; e += gridDim.x * blockDim.x) {
+    std::uint64_t const off = e < num_tokens ? offsets[e] : 0;
+    std::uint64_t const len = e < num_tokens ? min(std::uint64_t{min(std::uint32_t{lengths[e]}, 16u)}, dict_bytes - min(off, dict_bytes)) : 0;
+    for (int b = 0; b < 16; ++b) {
+      std::uint8_t const v = b < len ? bytes[off + b] : std::uint8_t{0};
+      if (b < w) lo[std::uint64_t{e} * w + b] = v;
+      else if (hi != nullptr) hi[std::uint64_t{e} * (16 - w) + (b - w)] = v;
+    }
+  }
+}
+
+/** The length plane (planes.hpp): byte i holds len(2i) − 1 in its low nibble and len(2i + 1) − 1
+ *  in its high one, zero for entries >= num_tokens (lengths clamped to 1..16). */
+FASTPAIR_KERNEL __launch_bounds__(256) void length_plane_kernel(std::uint8_t const* lengths, std::uint32_t num_tokens,
+                                                                std::uint32_t entries, std::uint8_t* out)
+{
+  auto nibble = [&](std::uint32_t e) -> std::uint32_t {
+    return e < num_tokens ? min(max(std::uint32_t{lengths[e]}, 1u), 16u) - 1 : 0u;
+  };
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < entries / 2; i += gridDim.x * blockDim.x)
+    out[i] = static_cast<std::uint8_t>(nibble(2 * i) | nibble(2 * i + 1) << 4);
 }
 
 /** The code and decoded positions of rows `rows[0..n)` (one block per row): row r's first code is
