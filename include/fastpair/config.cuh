@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
  * @file config.cuh
- * @brief The compile-time decode configuration `decode_config<K, W, H, T, B>` and its name.
+ * @brief The compile-time decode configuration `decode_config<K, W, H, T, B, E, D, G>` (tokens
+ * per thread, low-plane width, hoisted rounds, threads per block, min blocks per SM, emit, drain
+ * and gather strategies) and its name.
  */
 #pragma once
 

@@ -6,8 +6,9 @@
  * column's low-plane width W (device_column::low_plane_bytes(), chosen at preparation by
  * detail::auto_low_plane_bytes from the column's token lengths).
  *
- * Each entry records the measurement that justified it (GPU, data, date). Lookup is by compute
- * capability, newest first: sm_100+, sm_90, sm_80, then a generic fallback.
+ * Each entry names the measurement that justified it (GPU, data, the docs/BENCHMARKS.md section).
+ * Lookup is by the architecture of the code the device runs: sm_90 has measured entries, sm_100+
+ * reuses them until measured, anything else (sm_80 included) gets the paper's configuration.
  */
 #pragma once
 

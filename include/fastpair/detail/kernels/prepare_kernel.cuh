@@ -10,9 +10,13 @@
  * device keeps it as stored and adds a row index of one entry per row_block_rows rows (code
  * position and decoded position of the block's first row): 16 bytes per 1 024 rows. Everything a
  * decode needs per row is derived from these and the codes when it is needed
- * (row_offsets_from_codes_kernel in decode_kernel.cuh), which is what keeps the prepared column
- * about the size of the stored one. Checks report through a `prepare_report` in device memory
- * that the host reads once at the end of the preparation:
+ * (row_offsets_from_codes_kernel in row_offsets_kernel.cuh), which is what keeps the prepared column
+ * about the size of the stored one. The dictionary planes are built here too, from the stored
+ * dictionary sections copied as they are. The codes arrive in steps (device_column.cuh): the
+ * checksum, histogram, sidecar and row-index kernels take ranges, and the sidecar scan carries
+ * its running total from step to step. Checks report through a `prepare_report` in device memory
+ * that the host reads at the end of the preparation (the counts' check once the row index is
+ * built, before anything follows it):
  *   - section checksums (a sum of per-word hashes, so any grid order gives the same sum);
  *   - the counts: every prefix of the block sums <= num_codes, and the total == num_codes
  *     (a wrapped sum cannot pass: a prefix would exceed num_codes first);
