@@ -614,8 +614,8 @@ class dsv_streamer {
       }
       // The batch is complete on mat_ (its parse finished before anything of it was queued there):
       // the callback's work goes there, and the batch's buffers are freed there after it. The
-      // parse stream never waits for a scatter or a callback (it did until 2026-11-30: each batch's
-      // scatter then ran alone between two parses, docs/DSV.md).
+      // parse stream never waits for a scatter or a callback (otherwise each batch's scatter runs
+      // alone between two parses, docs/DSV.md).
       dsv_batch const batch{f.byte_base, f.first_record, &f.b, opt_.materialize ? &table : nullptr, mat_};
       callback(batch);
       f.free_on(mat_);

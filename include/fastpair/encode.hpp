@@ -300,9 +300,8 @@ std::uint64_t lpm_parse_span(strings_view rows, std::size_t r, std::size_t r_end
  *   work on short-token data such as tpch_c_address, where those branches are predictable).
  * The counts are those of the samples, halved at every segment (so a change in the data shows
  * within a few segments). The choice depends only on the data, so it is deterministic, and it does
- * not change the codes. History: a per-block prefilter pass (07146f1), a software-pipelined loop
- * (a0b2149), one loop with two modes and counters at every position (until 2026-11-30), then this
- * (docs/ENCODERS.md, 2026-11-29 and 2026-11-30).
+ * not change the codes. The alternatives measured before it (a per-block prefilter pass, a
+ * software-pipelined loop, counters at every position) are in docs/ENCODERS.md.
  */
 inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars, std::uint8_t const* end,
                                     lpm_matcher const& matcher, std::uint16_t* codes, std::uint64_t* row_code)

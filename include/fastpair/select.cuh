@@ -54,10 +54,9 @@ namespace fastpair {
 /**
  * @brief Selectivity (selected rows / column rows) at or above which select_strategy::automatic
  * decodes the whole column and compacts it instead of decoding only the selected rows.
- * Measured (H200, 2026-11-29, fastpair_bench_select at 1d4156e and again at c497e0a, 4 columns x
- * {random ids, one range}, onpair16, 1 GB): the selective path was faster than decode-then-filter
- * at every selectivity up to 50 % in all 8 cases; at 100 % both paths decode the one run directly.
- * Hence 1.0 (dense only when every row is selected). The dense path's compaction
+ * 1.0 (dense only when every row is selected): the selective path beat decode-then-filter at
+ * every selectivity measured up to 50 % (H200, fastpair_bench_select, docs/SELECTIVE.md), and
+ * at 100 % both paths decode the one run directly. The dense path's compaction
  * (cub::DeviceMemcpy::Batched, one buffer per run) is slow for many small runs; a faster
  * compaction would bring the crossover down (docs/SELECTIVE.md).
  */

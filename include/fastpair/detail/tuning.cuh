@@ -40,10 +40,8 @@ struct default_config {
   using type = paper_config<W>;
 };
 
-/// sm_90: register_words K=8 T=256 B=3 (H200, 2026-11-30: 8 columns x 3 codecs tiled to 1 GB,
-/// 25 configs, docs/BENCHMARKS.md "Issue 7 lever: fewer instructions"; re-swept with texture
-/// gathers, 16 more configs, "Issue 7 lever: streamed lengths"; B = 4 with the short-token emit
-/// measured within 0.5 % of B = 3, "Issue 7 lever: short-token emit and fused 12-bit codes").
+/// sm_90: register_words K=8 T=256 B=3, the best of 41 configs on 8 columns x 3 codecs (H200,
+/// docs/BENCHMARKS.md "Issue 7 lever: fewer instructions" and "... streamed lengths").
 template <int W, gather_strategy G, emit_strategy E>
 struct default_config<arch_bucket::sm90, W, G, E> {
   using type = decode_config<8, W, 0, 256, 3, E, drain_strategy::lanes, G>;
@@ -68,7 +66,7 @@ struct auto_reads {
 };
 
 /**
- * H200, 2026-11-30 (docs/BENCHMARKS.md, "Issue 7 lever: short-token emit and fused 12-bit codes"):
+ * H200 (docs/BENCHMARKS.md, "Issue 7 lever: short-token emit, fused codes, split stream"):
  * - a column with fused codes (OnPair-12, FSST-12) reads them (texture_low_fused): +0.1 … +5.5 %
  *   over streamed or gathered lengths on all 12 OnPair-12 columns;
  * - with W = 8 and no high plane (FSST-12) it also takes the short-token emit: +14 … +27 % over

@@ -43,12 +43,11 @@
  * tests. The decode issues close to the SM's instruction rate on long-token columns (ncu, H200:
  * 2.85 IPC of 4, 70 % issue slots busy on log_windows), so instructions per token matter.
  *
- * Measured rationale: DESIGN.md §6 (an early version of this idea, H200, 2026-11-29): 1.65x the
- * authors' kernels on log_windows, 1.15-1.3x on short-token text; docs/BENCHMARKS.md has ours.
- * The 8-byte token registers of register_words_short: +13.9 ... +28.7 % over the 16-byte ones
- * on all 12 FSST-12 columns (H200, 2026-11-30, same reads), and the reason OnPair-12 columns of
- * short tokens are re-coded into a split stream (planes.hpp) rather than emitted with a branch
- * for their rare long tokens (that lost up to 18 %).
+ * Rationale: DESIGN.md §6 describes the idea; docs/BENCHMARKS.md has its figures. The 8-byte
+ * token registers of register_words_short beat the 16-byte ones on every FSST-12 column (H200,
+ * "Issue 7 lever: short-token emit, fused codes, split stream"), which is also why OnPair-12
+ * columns of short tokens are re-coded into a split stream (planes.hpp) rather than emitted
+ * with a branch for their rare long tokens (that branch lost).
  */
 #pragma once
 

@@ -10,8 +10,8 @@
  *
  * Grid: persistent, at most the number of blocks that fit on the GPU at once; global warp g
  * decodes segments first_segment + g, + g + (number of warps), ... Dynamic shared memory holds one
- * staging buffer + queue per warp (warp_smem<Config>). Measured (H200, 2026-11-29): with one
- * segment per warp, block scheduling dominated short warps (3 batches of 256 codes each).
+ * staging buffer + queue per warp (warp_smem<Config>). Persistent because with one segment per
+ * warp, block scheduling dominated the short warps (3 batches of 256 codes each; H200).
  *
  * The offsets passes are launched right after the decode kernel, which allows them to start
  * early (allow_dependent_launch, sm_90+): their blocks fill SMs beside the decode's, and their

@@ -28,11 +28,10 @@
  *              32*K, one batch per segment), so work items are fixed-size regardless of row
  *              boundaries, and every write is clipped to [0, selected bytes) of the output.
  * Extra traffic over a plain decode of the same rows: ~4 bytes per selected code (gather read +
- * write), against a decode that writes ~3-6 bytes per code. Measured (H200, 2026-11-29, 1 % random
- * rows of tpch_l_comment tiled to 1 GB, 374K runs): cub::DeviceMemcpy::Batched for the gather
- * took 70 us of a 127 us selective decode, which is why the gather is this kernel instead; a
- * first version of it with S = 768 and one load chain per warp was latency-bound (1600 warps for
- * 1.2M codes: 164 us in all), hence one batch per segment and the loads of all chunks in flight.
+ * write), against a decode that writes ~3-6 bytes per code. The gather is this kernel rather than
+ * cub::DeviceMemcpy::Batched, which took over half of a selective decode of many short runs, and
+ * it keeps the loads of all chunks in flight (one batch per segment) because one load chain per
+ * warp was latency-bound (H200, 1 % random rows of tpch_l_comment; docs/SELECTIVE.md).
  *
  * Decode-then-filter (the dense path) decodes the whole column into a temporary and copies the
  * pieces' bytes out with cub::DeviceMemcpy::Batched.
