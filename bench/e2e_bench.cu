@@ -24,6 +24,9 @@
 //                                         stream + fused codes + split stream + 8-byte row offsets +
 //                                         compact row lengths wherever rows fit 2 bytes
 //                                         (row_lengths_max_share = 1e9): before/after
+//   e2e/<column>/<codec>/decode_chars     decode_only without offsets (out.offsets = nullptr): the
+//                                         chars alone, to show what the offsets cost each column
+//   e2e/<column>/<codec>/decode_chars_old the same on the old defaults' column
 //   e2e/<column>/<codec>/h2d_pinned       cudaMemcpyAsync of the image, pinned host -> device
 //   e2e/<column>/<codec>/h2d_pageable     the same from the pageable copy
 //   e2e/<column>/<codec>/d2d              device-to-device copy of the decoded size
@@ -166,16 +169,23 @@ struct cell {
   double h2d_pinned_s = 0, decode_s = 0;
 
   fastpair::string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), rows, chars.size()}; }
+  /** The chars alone: no offsets are written (clear_output's 0xFF must stay). */
+  fastpair::string_column_view<std::int64_t> out_chars() { return {nullptr, chars.data(), rows, chars.size()}; }
 
-  /** Differing chars and offsets bytes of the output against the reference (synchronizes). */
-  unsigned long long mismatches()
+  /** Differing chars and offsets bytes of the output against the reference (synchronizes); with
+   *  `chars_only`, the offsets must still hold clear_output's pattern. */
+  unsigned long long mismatches(bool chars_only = false)
   {
     fastpair::device_buffer<unsigned long long> cnt(1, {});
     FASTPAIR_CUDA_TRY(cudaMemset(cnt.data(), 0, sizeof(unsigned long long)));
     if (decoded)
       fb::count_tile_mismatches_kernel<<<132 * 16, 256>>>(chars.data(), decoded, ref_chars.data(), src_decoded, cnt.data());
-    count_offset_mismatches_kernel<<<132 * 16, 256>>>(offsets.data(), rows, ref_offsets.data(), src_rows, src_decoded,
-                                                      cnt.data());
+    if (chars_only)
+      fb::count_tile_mismatches_kernel<<<132 * 16, 256>>>(reinterpret_cast<char const*>(offsets.data()),
+                                                          offsets.size() * 8, untouched_.data(), 8, cnt.data());
+    else
+      count_offset_mismatches_kernel<<<132 * 16, 256>>>(offsets.data(), rows, ref_offsets.data(), src_rows, src_decoded,
+                                                        cnt.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     unsigned long long h = 0;
     FASTPAIR_CUDA_TRY(cudaMemcpy(&h, cnt.data(), sizeof h, cudaMemcpyDeviceToHost));
@@ -187,6 +197,7 @@ struct cell {
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(chars.data(), 0, chars.size(), s));
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(offsets.data(), 0xFF, offsets.size() * sizeof(std::int64_t), s));
   }
+  fastpair::device_buffer<char> untouched_;  // 8 bytes of 0xFF: clear_output's offsets pattern
 };
 
 /** Options with the given accelerators; `rl`: compact row lengths wherever rows fit 2 bytes
@@ -280,6 +291,8 @@ cell& get_cell(std::string const& column, codec kind)
                                 : c->dev_default;
 
   c->offsets = fastpair::device_buffer<std::int64_t>(c->rows + 1, s);
+  c->untouched_ = fastpair::device_buffer<char>(8, s);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(c->untouched_.data(), 0xFF, 8, s));
   c->chars   = fastpair::device_buffer<char>(c->decoded, s);
   auto const ref = fastpair::decode_reference(src);
   c->ref_chars   = fastpair::device_buffer<char>(ref.chars.size(), s);
@@ -308,6 +321,8 @@ enum class what {
   prepare_novalidate,
   decode_only,
   decode_only_old,
+  decode_chars,
+  decode_chars_old,
   h2d_pinned,
   h2d_pageable,
   d2d
@@ -325,6 +340,8 @@ char const* name_of(what w)
     case what::prepare_novalidate: return "prepare_novalidate";
     case what::decode_only: return "decode_only";
     case what::decode_only_old: return "decode_only_old";
+    case what::decode_chars: return "decode_chars";
+    case what::decode_chars_old: return "decode_chars_old";
     case what::h2d_pinned: return "h2d_pinned";
     case what::h2d_pageable: return "h2d_pageable";
     case what::d2d: return "d2d";
@@ -397,6 +414,14 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       break;
     case what::decode_only_old:
       fastpair::decode_column(c.old, c.out(), s);
+      finish(c.old);
+      break;
+    case what::decode_chars:
+      fastpair::decode_column(c.dflt, c.out_chars(), s);
+      finish(c.dflt);
+      break;
+    case what::decode_chars_old:
+      fastpair::decode_column(c.old, c.out_chars(), s);
       finish(c.old);
       break;
     case what::h2d_pinned:
@@ -487,7 +512,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     return;
   }
   if (decodes(w))
-    if (auto const bad = c.mismatches(); bad != 0) {
+    if (auto const bad = c.mismatches(w == what::decode_chars || w == what::decode_chars_old); bad != 0) {
       state.SkipWithError(("output differs from the CPU reference in " + std::to_string(bad) + " bytes / offsets").c_str());
       return;
     }
@@ -541,7 +566,8 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     k["bound_GBps"]      = bound / 1e9;
     k["pct_bound"]       = 100.0 * (static_cast<double>(c.decoded) / tmin) / bound;
   }
-  state.SetLabel(fastpair::auto_config_name(w == what::decode_only_old ? c.old : c.dflt));
+  bool const old = w == what::decode_only_old || w == what::decode_chars_old;
+  state.SetLabel(fastpair::auto_config_name(old ? c.old : c.dflt));
 }
 
 }  // namespace
@@ -568,7 +594,7 @@ int main(int argc, char** argv)
       cells.emplace_back(column, kind);
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
-                     what::prepare_only, what::prepare_novalidate, what::e2e_pinned, what::e2e_pageable,
+                     what::decode_chars, what::decode_chars_old, what::prepare_only, what::prepare_novalidate, what::e2e_pinned, what::e2e_pageable,
                      what::e2e_device, what::pipelined_pinned, what::pipelined_pageable, what::pipelined_device}) {
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);
         benchmark::RegisterBenchmark(name.c_str(), fb::guarded([column, kind, w](benchmark::State& s) {

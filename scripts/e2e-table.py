@@ -21,6 +21,8 @@ One row per column x codec:
   decode GB/s       decode_only on the default column vs the old defaults (what prepare built by
                     default before: length stream + fused codes + split stream + row offsets +
                     row lengths): min-time (median-time)
+  chars GB/s        decode_chars / decode_chars_old: the same decodes without offsets (what the
+                    offsets cost each column); "-" where the run has no such case
 A truncated JSON file (a run cut short) is read up to its last complete benchmark.
 """
 import json
@@ -28,7 +30,8 @@ import re
 import statistics
 import sys
 
-CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "prepare_only",
+CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars", "decode_chars_old",
+         "prepare_only",
          "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
          "pipelined_pageable", "pipelined_device")
 
@@ -99,8 +102,8 @@ def main():
     print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
           "| + split stream | + row offsets | + row lengths | prepare ms min / med | e2e pinned GB/s | e2e pageable GB/s "
           "| e2e device GB/s | pipelined pinned GB/s | pipelined pageable GB/s | pipelined device GB/s "
-          "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| bound GB/s | decode GB/s default | decode GB/s old defaults | chars GB/s default | chars GB/s old defaults |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     h2d, h2p, d2d, skipped = [], [], [], []
     for key in order:
         c = cells[key]
@@ -110,7 +113,7 @@ def main():
             if all("time budget" in e for e in errs):
                 skipped.append(f"{key[0]}/{key[1]}")
                 continue
-            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 17)
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 19)
             continue
         dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
         fused = counter(c, "fused_applies")
@@ -136,7 +139,7 @@ def main():
                rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
                rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device"),
                num(bound),
-               rate(c, "decode_only"), rate(c, "decode_only_old")]
+               rate(c, "decode_only"), rate(c, "decode_only_old"), rate(c, "decode_chars"), rate(c, "decode_chars_old")]
         print("| " + " | ".join(row) + " |")
         for case, acc in (("h2d_pinned", h2d), ("h2d_pageable", h2p), ("d2d", d2d)):
             if case in c and "GBps_min" in c[case]:

@@ -351,9 +351,10 @@ char const* const decompress_usage =
 char const* const decompress_about =
   "Decodes a .fpc file ('-' = stdin) on the GPU (default) or with the CPU reference decoder (--cpu)\n"
   "and writes the strings back, one row per line (-o FILE, '-' = stdout), or as Arrow offsets +\n"
-  "chars files. On the GPU the file is read into pinned host memory and prepared from its stored\n"
-  "bytes (device_column::prepare_fpc_host: the checks run on the GPU; a version-1 file is read on\n"
-  "the host); on the CPU it is validated on the host first.\n"
+  "chars files. On the GPU the file is read into pinned host memory and decoded from its stored\n"
+  "bytes (fastpair::decode_fpc_host: upload, checks and decode pipelined on the GPU; with --rows,\n"
+  "device_column::prepare_fpc_host then decode_column; a version-1 file is read on the host); on\n"
+  "the CPU it is validated on the host first.\n"
   "--check compares the decoded rows with the original input and fails (exit 4) at the first\n"
   "difference. Without a usable GPU the CPU decoder is used, with a note on stderr, unless --gpu is\n"
   "given (then exit 5).\n";
@@ -410,7 +411,8 @@ int cmd_decompress(std::vector<std::string> const& argv)
   std::string why;
   int const count = use_gpu ? cuda_device_count(&why) : 0;
   // On the GPU the file's bytes go to pinned host memory and are checked on the GPU
-  // (device_column::prepare_fpc_host): no host deserialize or validate of a version-2 file.
+  // (decode_fpc_host, or prepare_fpc_host for a row range): no host deserialize or validate of a
+  // version-2 file.
   if (use_gpu && count > 0) select_device(device, count);
   auto const t_all       = clock_type::now();
   fpc_image const image  = read_fpc_image(input, use_gpu && count > 0);
@@ -442,11 +444,18 @@ int cmd_decompress(std::vector<std::string> const& argv)
     }
     rows               = std::move(res.rows);
     double const bytes = static_cast<double>(rows.chars.size());
-    how = "GPU " + device_description(device) + ", config " + res.config + ": prepare " + fmt("%.3f s", res.prepare_s) +
-          " (.fpc version " + std::to_string(h.version) + " from " + (image.is_pinned ? "pinned" : "pageable") +
-          " host memory, checked on the GPU), decode " + fmt("%.3f ms", res.kernel_s * 1e3) + " (" +
-          fmt("%.1f GB/s", res.kernel_s > 0 ? bytes / res.kernel_s / 1e9 : 0.0) + "), download " +
-          fmt("%.3f s", res.download_s);
+    std::string const from = " (.fpc version " + std::to_string(h.version) + " from " +
+                             (image.is_pinned ? "pinned" : "pageable") + " host memory, checked on the GPU)";
+    if (res.pipelined_s > 0)
+      how = "GPU " + device_description(device) + ", config " + res.config + ": upload + checks + decode " +
+            fmt("%.3f s", res.pipelined_s) + " pipelined" + from + " (" +
+            fmt("%.1f GB/s", bytes / res.pipelined_s / 1e9) + " of decoded bytes), download " +
+            fmt("%.3f s", res.download_s);
+    else
+      how = "GPU " + device_description(device) + ", config " + res.config + ": prepare " +
+            fmt("%.3f s", res.prepare_s) + from + ", decode " + fmt("%.3f ms", res.kernel_s * 1e3) + " (" +
+            fmt("%.1f GB/s", res.kernel_s > 0 ? bytes / res.kernel_s / 1e9 : 0.0) + "), download " +
+            fmt("%.3f s", res.download_s);
   } else {
     auto const tv = clock_type::now();
     compressed_column col;

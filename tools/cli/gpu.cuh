@@ -129,6 +129,7 @@ struct gpu_decode_result {
   int low_plane_bytes = 8;
   std::string config;
   double prepare_s = 0, kernel_s = 0, download_s = 0;
+  double pipelined_s = 0;  ///< decode_fpc_on_gpu of a whole column: preparation and decode in one call (else 0)
 };
 
 /** Decodes rows [r0, r1) of a prepared column (decode_column, automatic config, timed with CUDA
@@ -195,9 +196,11 @@ inline gpu_decode_result decode_on_gpu(compressed_column const& col, std::uint64
 
 /**
  * @brief Decodes rows [r0, r1) of a stored .fpc image (`bytes`, in pinned or pageable host
- * memory, not validated on the host) on the current device: device_column::prepare_fpc_host
- * (the host parses header and dictionary; codes, counts and sidecar are uploaded as stored and
- * checked on the GPU; a version-1 image is read on the host), then as decode_on_gpu.
+ * memory, not validated on the host) on the current device. The whole column goes through
+ * decode_fpc_host: upload, checks and decode pipelined in steps (`pipelined_s` is that call, host
+ * clock to its end); a row range through device_column::prepare_fpc_host and then decode_column
+ * (`prepare_s`, then `kernel_s` from CUDA events). The host parses only header and dictionary; a
+ * version-1 image is read on the host.
  * @throw format_error naming what is wrong in an invalid image; decode_error; cuda_error;
  *        std::runtime_error if the device memory is too small.
  */
@@ -205,12 +208,37 @@ inline gpu_decode_result decode_fpc_on_gpu(std::uint8_t const* bytes, std::size_
                                            std::uint64_t r0, std::uint64_t r1, int w)
 {
   using clock = std::chrono::steady_clock;
-  require_device_memory(device_bytes_to_prepare(h, size), "preparing this column on the GPU");
   owned_stream stream;
   gpu_decode_result res;
-  auto const t0 = clock::now();
   prepare_options opt;
   opt.low_plane_bytes = w;  // validate (default): the image's content is checked on the GPU
+  if (r0 == 0 && r1 == h.n_rows) {
+    require_device_memory(device_bytes_to_prepare(h, size) + h.decoded + (h.n_rows + 1) * 8,
+                          "decoding this column on the GPU");
+    string_column<std::int64_t> out;
+    out.num_rows = h.n_rows;
+    out.offsets  = device_buffer<std::int64_t>(out.num_rows + 1, stream.get());
+    out.chars    = device_buffer<char>(h.decoded, stream.get());
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    auto const t0 = clock::now();
+    {
+      progress bar("decoding on the GPU (upload, checks and decode pipelined)", 0);
+      device_column const dcol = decode_fpc_host(bytes, size, out.view(), stream.get(), opt);
+      res.low_plane_bytes      = dcol.low_plane_bytes();
+      res.config               = fastpair::auto_config_name(dcol);
+    }
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    res.pipelined_s = std::chrono::duration<double>(clock::now() - t0).count();
+    auto const t1   = clock::now();
+    {
+      progress bar("downloading from the GPU", 0);
+      res.rows = out.to_host(stream.get());
+    }
+    res.download_s = std::chrono::duration<double>(clock::now() - t1).count();
+    return res;
+  }
+  require_device_memory(device_bytes_to_prepare(h, size), "preparing this column on the GPU");
+  auto const t0 = clock::now();
   device_column dcol;
   {
     progress bar("preparing on the GPU (upload and checks)", 0);
