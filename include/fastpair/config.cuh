@@ -49,7 +49,7 @@ enum class drain_strategy {
  * wavefronts (ncu, H200: 90 % of peak on every column), and its dictionary gathers are most of
  * them. Texture fetches (`tex1Dfetch` on a texture object over the same plane) run through the
  * L1's separate texture pipe, so moving gathers there spreads the work over both pipes
- * (docs/BENCHMARKS.md, "Issue 7 lever: dictionary gathers through the texture pipe").
+ * (docs/notes/decoder-history-2026-11.md, "Issue 7 lever: dictionary gathers through the texture pipe").
  */
 enum class gather_strategy {
   /// Every dictionary read is an `ld.global.nc` through the LSU pipe.
@@ -62,7 +62,7 @@ enum class gather_strategy {
   /// The low-plane read goes through the texture pipe, and the token lengths are not gathered at
   /// all: they come from the column's per-code length stream (device_column, prepare_options::
   /// length_stream), loaded with the codes, 4 bits per code. Costs num_codes / 2 bytes of device
-  /// memory; pays off on columns of short tokens (docs/BENCHMARKS.md, "streamed lengths").
+  /// memory; pays off on columns of short tokens (docs/notes/decoder-history-2026-11.md, "streamed lengths").
   texture_low_streamed,
   /// As texture_low_streamed, but for dictionaries of at most 4 096 entries (OnPair-12, FSST-12):
   /// each code comes with its length in one 16-bit word (code in bits 0..11, length - 1 in bits

@@ -154,7 +154,8 @@ inline dictionary finish_dictionary(std::vector<std::array<std::uint8_t, 16>> co
  * The rows are cut in two halves of about equal bytes, parsed in one loop, one code of each per
  * iteration: each code's lookup depends on the previous code's length, and two independent chains
  * let the core overlap their latencies (FSST-12 on text columns: +10..25 %; on log columns, whose
- * code lengths the branch predictor learns, −10..25 %, still far above target; docs/ENCODERS.md).
+ * code lengths the branch predictor learns, −10..25 %, still far above target;
+ * docs/notes/encoder-history-2026-11.md).
  * The first half's codes go to codes[0..), the second half's to codes[bytes of the first half..)
  * (a row never has more codes than bytes) and are moved down at the end.
  */
@@ -301,7 +302,7 @@ std::uint64_t lpm_parse_span(strings_view rows, std::size_t r, std::size_t r_end
  * The counts are those of the samples, halved at every segment (so a change in the data shows
  * within a few segments). The choice depends only on the data, so it is deterministic, and it does
  * not change the codes. The alternatives measured before it (a per-block prefilter pass, a
- * software-pipelined loop, counters at every position) are in docs/ENCODERS.md.
+ * software-pipelined loop, counters at every position) are in docs/notes/encoder-history-2026-11.md.
  */
 inline std::uint64_t lpm_parse_rows(strings_view rows, std::uint8_t const* chars, std::uint8_t const* end,
                                     lpm_matcher const& matcher, std::uint16_t* codes, std::uint64_t* row_code)

@@ -15,8 +15,10 @@ namespace fastpair {
  *
  * The default prepared column is lean: the codes as stored (u16 for OnPair-16, packed 12-bit for
  * OnPair-12 and FSST-12, read in place by the kernels), the stored row code counts, a row index of 16 bytes per 1 024
- * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in; its
- * device bytes and measured gain per column are in docs/BENCHMARKS.md ("Accelerators").
+ * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in. Its
+ * device bytes per column, and the decode rate with all of them on (the old defaults) beside the
+ * default's, are in docs/BENCHMARKS.md ("Stored bytes to decoded column on the H200"); each one's
+ * gain when it was added is in docs/notes/decoder-history-2026-11.md (issue 7's levers).
  */
 struct prepare_options {
   int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)

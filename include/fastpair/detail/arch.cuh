@@ -49,11 +49,11 @@ inline arch_bucket current_arch_bucket() noexcept
  * register_words with texture gathers):
  * - 8 for FSST-12, whose tokens fit 8 bytes: no high plane, so the automatic config takes the
  *   short-token emit (+14 … +27 % over W = 16 on all 12 FSST-12 columns, H200,
- *   docs/BENCHMARKS.md "Issue 7 lever: short-token emit, fused codes, split stream");
+ *   docs/notes/decoder-history-2026-11.md "Issue 7 lever: short-token emit, fused codes, split stream");
  * - 8 for OnPair-16 columns where more than 86 % of the coded tokens are at most 8 bytes and the
  *   mean token is at least 3 bytes (en_wiki, zh_text: the 65 536-entry low plane halves to
  *   512 KiB; W = 8 ahead by 2–13 % there, W = 16 ahead by 7–8 % on urls, code_lines and
- *   tpch_c_address: H200, docs/BENCHMARKS.md "Issue 7 lever: streamed lengths");
+ *   tpch_c_address: H200, docs/notes/decoder-history-2026-11.md "Issue 7 lever: streamed lengths");
  * - 16 otherwise, OnPair-12 included (one 16-byte gather per code, no high-plane test; with fused
  *   codes W = 16 led W = 8 on 10 of 12 OnPair-12 columns and trailed by <= 0.5 % on the others).
  * Elsewhere: the paper's rule, choose_low_plane_bytes().
@@ -73,7 +73,8 @@ inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_buck
  * Whether device_column::prepare builds the split stream of a column (prepare_options::
  * split_stream; build_split_stream in planes.hpp), which the automatic config then decodes with
  * the short-token emit: on sm_90+ for OnPair-12 columns with fewer than 20 % of the coded tokens
- * longer than 8 bytes. H200 (docs/BENCHMARKS.md, "Issue 7 lever: short-token emit, fused codes, split stream"),
+ * longer than 8 bytes. H200 (docs/notes/decoder-history-2026-11.md, "Issue 7 lever: short-token
+ * emit, fused codes, split stream"),
  * split stream vs fused codes: +5.0 … +15.9 % on the 5 OnPair-12 columns with at most 11 % long
  * tokens (zh_text 965 → 1105, en_wiki 1095 → 1251 GB/s), −8.3 … −21.7 % on the 7 with 34 % or
  * more; the threshold lies between the two groups.

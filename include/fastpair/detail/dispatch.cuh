@@ -92,7 +92,7 @@ cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint
  * Launches an offsets pass (a kernel that ends with wait_for_primary_grid). `beside_decode`: the
  * decode kernel was the last launch on `stream`; the pass needs nothing from it, so on sm_90+ it
  * is launched with programmatic stream serialization and fills SMs beside the decode instead of
- * waiting for it (+0.5 … +10.8 % with int64 offsets, H200, docs/BENCHMARKS.md "Issue 7: the
+ * waiting for it (+0.5 … +10.8 % with int64 offsets, H200, docs/notes/decoder-history-2026-11.md "Issue 7: the
  * offsets pass beside the decode"). Its block 0 waits for the decode before the pass ends, so work
  * after it on the stream still sees the decode done. Kernel code older than sm_90 (no trigger, no
  * wait) gets a plain launch; which code the device runs is looked up once per device and kernel.

@@ -32,7 +32,7 @@ namespace fastpair::detail {
 class fsst12_table {
  public:
   /// 8 192 slots (the Rust fsst12 builder has 2 048): fewer symbols with *different* prefixes
-  /// are lost to slot collisions (+2..13 % ratio on our columns, docs/ENCODERS.md); 16 KiB, L1.
+  /// are lost to slot collisions (+2..13 % ratio on our columns, docs/notes/encoder-history-2026-11.md); 16 KiB, L1.
   static constexpr std::uint32_t num_slots    = 8192;
   static constexpr std::uint32_t max_codes    = 4096;
   static constexpr std::uint16_t empty_slot   = 0xFFFF;

@@ -268,7 +268,7 @@ class lpm_matcher {
   /// Filter f (>= 2) as a mask of the lengths it leaves: the ones it does not cover always, the
   /// others where its entry has their bit. The 8- and 12-byte filters are byte tables (128 KiB
   /// less for OnPair-16, tables that the parse reads at random and that share the L2 cache with
-  /// the buckets and cells: docs/ENCODERS.md).
+  /// the buckets and cells: docs/notes/encoder-history-2026-11.md).
   std::uint32_t filter_mask(int f, window const& w) const noexcept
   {
     unsigned const k = filter_prefix[f];
@@ -284,14 +284,14 @@ class lpm_matcher {
     while (c != 0) {
       unsigned const len     = 32u - static_cast<unsigned>(count_leading_zeros(c));
       // The token's bytes by a table lookup, not a branch: which side of 8 bytes len lies on is
-      // a coin flip on text with 65 536 tokens (docs/ENCODERS.md).
+      // a coin flip on text with 65 536 tokens (docs/notes/encoder-history-2026-11.md).
       std::uint64_t const lo = w.lo & len_masks[len].lo;
       std::uint64_t const hi = w.hi & len_masks[len].hi;
       std::uint64_t const h   = token_hash(lo, hi, len);
       std::uint16_t const tag = tag_of(h, len);
       std::size_t b           = static_cast<std::size_t>(h >> bucket_shift_);
       // One test of all 8 entries of a bucket: no walk of single slots, whose "empty?" and "this
-      // tag?" outcomes were mispredicted (docs/ENCODERS.md).
+      // tag?" outcomes were mispredicted (docs/notes/encoder-history-2026-11.md).
       for (;;) {
         bucket const& bk = buckets_[b];
         std::uint32_t eq = bucket_match(bk, tag);

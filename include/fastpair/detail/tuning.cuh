@@ -6,7 +6,8 @@
  * column's low-plane width W (device_column::low_plane_bytes(), chosen at preparation by
  * detail::auto_low_plane_bytes from the column's token lengths).
  *
- * Each entry names the measurement that justified it (GPU, data, the docs/BENCHMARKS.md section).
+ * Each entry names the measurement that justified it (GPU, data, the section of docs/BENCHMARKS.md
+ * or docs/notes/decoder-history-2026-11.md).
  * Lookup is by the architecture of the code the device runs: sm_90 has measured entries, sm_100+
  * reuses them until measured, anything else (sm_80 included) gets the paper's configuration.
  */
@@ -41,7 +42,7 @@ struct default_config {
 };
 
 /// sm_90: register_words K=8 T=256 B=3, the best of 41 configs on 8 columns x 3 codecs (H200,
-/// docs/BENCHMARKS.md "Issue 7 lever: fewer instructions" and "... streamed lengths").
+/// docs/notes/decoder-history-2026-11.md "Issue 7 lever: fewer instructions" and "... streamed lengths").
 template <int W, gather_strategy G, emit_strategy E>
 struct default_config<arch_bucket::sm90, W, G, E> {
   using type = decode_config<8, W, 0, 256, 3, E, drain_strategy::lanes, G>;
@@ -66,7 +67,7 @@ struct auto_reads {
 };
 
 /**
- * H200 (docs/BENCHMARKS.md, "Issue 7 lever: short-token emit, fused codes, split stream"):
+ * H200 (docs/notes/decoder-history-2026-11.md, "Issue 7 lever: short-token emit, fused codes, split stream"):
  * - a column with fused codes (OnPair-12, FSST-12) reads them (texture_low_fused): +0.1 … +5.5 %
  *   over streamed or gathered lengths on all 12 OnPair-12 columns;
  * - with W = 8 and no high plane (FSST-12) it also takes the short-token emit: +14 … +27 % over

@@ -185,7 +185,7 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
     if (FastPath && i0 < i1 && r0 >= 0 && r0 + 16 * static_cast<std::int64_t>(i1 - i0) <= cap) {
       // Warp-uniform fast path (every batch not at a window edge): no per-chunk clipping, so the
       // loop is a shared load, a store and the index update. Used by register_words, where the
-      // drain was 9 % of the instructions (docs/BENCHMARKS.md); the staged kernel measured 0 to
+      // drain was 9 % of the instructions (docs/notes/decoder-history-2026-11.md); the staged kernel measured 0 to
       // -2 % with it, so it keeps the one loop.
       uint4* const dst       = reinterpret_cast<uint4*>(out + r0);
       uint4 const* const src = reinterpret_cast<uint4 const*>(stage) + i0;

@@ -43,7 +43,7 @@
  * tests. The decode issues close to the SM's instruction rate on long-token columns (ncu, H200:
  * 2.85 IPC of 4, 70 % issue slots busy on log_windows), so instructions per token matter.
  *
- * Rationale: DESIGN.md §6 describes the idea; docs/BENCHMARKS.md has its figures. The 8-byte
+ * Rationale: DESIGN.md §6 describes the idea; docs/notes/decoder-history-2026-11.md has its figures. The 8-byte
  * token registers of register_words_short beat the 16-byte ones on every FSST-12 column (H200,
  * "Issue 7 lever: short-token emit, fused codes, split stream"), which is also why OnPair-12
  * columns of short tokens are re-coded into a split stream (planes.hpp) rather than emitted
@@ -63,7 +63,7 @@ namespace fastpair::detail {
 /** Loads codes [idx0, idx0 + K) that are < c_end (others become 0) with the widest aligned loads;
  *  `AllValid`: the caller knows idx0 + K <= c_end. The 16-byte loads are cached in L2 only
  *  (`__ldcg`): codes are read once, and keeping them out of L1 leaves it to the dictionary
- *  (0 … +1.6 % on 15 column x codec cells, none lower; H200, docs/BENCHMARKS.md). */
+ *  (0 … +1.6 % on 15 column x codec cells, none lower; H200, docs/notes/decoder-history-2026-11.md). */
 template <int K, bool AllValid = false>
 __device__ __forceinline__ void load_consecutive_codes(std::uint16_t const* codes, std::uint64_t idx0,
                                                        std::uint64_t c_end, std::uint32_t (&code)[K],
@@ -156,7 +156,7 @@ __device__ __forceinline__ void prefetch_lengths_l2(std::uint8_t const* nibs, st
 }
 
 /** Asks L2 for the 16 bytes of codes at codes[idx] (if idx < end): one line piece per lane, so a
- *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/BENCHMARKS.md);
+ *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/notes/decoder-history-2026-11.md);
  *  compiled out with FASTPAIR_NO_CODE_PREFETCH (used for the A/B measurement). */
 __device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, std::uint64_t idx, std::uint64_t end,
                                                   std::uint32_t bits = 16)
@@ -301,7 +301,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
     w[NT]                  = __funnelshift_l(tok[k][NT - 1], 0u, sh);
     std::uint32_t const n  = (fill + len[k]) >> 2;  // completed words, 0..NT
     // Predicated stores, no per-store test of "is this the shared first word": with that test
-    // and its branches the emit was 54 % of the decode's instructions (ncu, docs/BENCHMARKS.md).
+    // and its branches the emit was 54 % of the decode's instructions (ncu, docs/notes/decoder-history-2026-11.md).
 #pragma unroll
     for (int i = 0; i < NT; ++i)
       if (n > std::uint32_t(i)) stage32[wi + i] = w[i];
