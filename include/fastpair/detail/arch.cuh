@@ -12,19 +12,21 @@
 
 namespace fastpair {
 
-/** @brief Architecture buckets of the tuning table (lookup newest first). */
-enum class arch_bucket { generic, sm80, sm90, sm100 };
+/** @brief Architecture buckets of the tuning table (lookup newest first). sm_80 and older GPUs
+ *  are `generic` (the paper's configuration: nothing was measured on them); the values are kept
+ *  from when sm_80 had a bucket of its own (they appear in kernel names). */
+enum class arch_bucket { generic = 0, sm90 = 2, sm100 = 3 };
 
 namespace detail {
 
 /** The bucket of code built for virtual architecture `arch` (__CUDA_ARCH__ / 10, e.g. 90). */
 __host__ __device__ constexpr arch_bucket bucket_of_arch(int arch) noexcept
 {
-  return arch >= 100 ? arch_bucket::sm100 : arch >= 90 ? arch_bucket::sm90 : arch >= 80 ? arch_bucket::sm80 : arch_bucket::generic;
+  return arch >= 100 ? arch_bucket::sm100 : arch >= 90 ? arch_bucket::sm90 : arch_bucket::generic;
 }
 
 /** The bucket whose tuning-table entries a bucket uses (detail/tuning.cuh): sm_100+ takes the
- *  sm_90 entries, sm_80 the generic ones. */
+ *  sm_90 entries. */
 __host__ __device__ constexpr arch_bucket table_bucket(arch_bucket a) noexcept
 {
   return a == arch_bucket::sm100 || a == arch_bucket::sm90 ? arch_bucket::sm90 : arch_bucket::generic;

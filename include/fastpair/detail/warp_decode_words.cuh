@@ -156,15 +156,13 @@ __device__ __forceinline__ void prefetch_lengths_l2(std::uint8_t const* nibs, st
 }
 
 /** Asks L2 for the 16 bytes of codes at codes[idx] (if idx < end): one line piece per lane, so a
- *  warp prefetches a whole batch. Latency lever (the decode is latency-bound, docs/notes/decoder-history-2026-11.md);
- *  compiled out with FASTPAIR_NO_CODE_PREFETCH (used for the A/B measurement). */
+ *  warp prefetches a whole batch. Latency lever (the decode is latency-bound; its A/B:
+ *  docs/notes/decoder-history-2026-11.md, "L2 prefetch of the next batch's codes"). */
 __device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, std::uint64_t idx, std::uint64_t end,
                                                   std::uint32_t bits = 16)
 {
-#ifndef FASTPAIR_NO_CODE_PREFETCH
   auto const* p = reinterpret_cast<std::uint8_t const*>(codes) + (bits == 12 ? idx + idx / 2 : 2 * idx);
   if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-#endif
 }
 
 /** The byte of the length plane holding code c's nibble: an LSU load, or a texture fetch
