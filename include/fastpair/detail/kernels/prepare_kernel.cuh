@@ -22,6 +22,8 @@
  *     (a wrapped sum cannot pass: a prefix would exceed num_codes first);
  *   - codes < the dictionary size (the sidecar pass, segment_lengths_kernel, sets the error word);
  *   - the decoded size against the header, and a stored sidecar against the recomputed one.
+ * The passes that build the opt-in decode-time streams of a prepared column (code_lengths_kernel,
+ * fused_codes_kernel) are at the end.
  */
 #pragma once
 
@@ -237,6 +239,76 @@ FASTPAIR_KERNEL __launch_bounds__(32) void row_positions_kernel(column_view<W> c
   if (lane == 0) {
     out[2 * blockIdx.x]     = c;
     out[2 * blockIdx.x + 1] = p;
+  }
+}
+
+/** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s, s in [seg_begin, seg_end) (one
+ *  warp per segment, grid-stride over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
+ *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
+ *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes,
+                                                                   std::uint64_t seg_begin, std::uint64_t seg_end)
+{
+  unsigned const lane        = threadIdx.x & 31u;
+  std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  for (std::uint64_t seg = seg_begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < seg_end;
+       seg += nwarps) {
+    std::uint64_t const c_begin = seg * col.sidecar_stride;
+    std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
+    std::uint32_t sum = 0, errors = 0;
+    for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
+      std::uint32_t c = load_code(col, i);
+      if (c >= col.num_tokens) {
+        errors |= code_out_of_range;
+        c = 0;
+      }
+      sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+    }
+    // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.
+    std::uint64_t const total = warp_sum(sum & 0xFFFFu) +
+                                (std::uint64_t{warp_sum(sum >> 16)} << 16);
+    errors = warp_or(errors);
+    if (lane == 0) {
+      seg_bytes[seg] = total;
+      if (errors) atomicOr(col.error, errors);
+    }
+  }
+}
+
+/** The per-code length stream (column_view::code_lengths): word t holds the length-1 nibbles of
+ *  codes 8t .. 8t+7 (code 8t in bits 0..3). Out-of-range codes take entry 0's length, as the
+ *  decoder reads entry 0 for them. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void code_lengths_kernel(column_view<W> col, std::uint32_t* out, std::uint64_t words)
+{
+  for (std::uint64_t t = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < words;
+       t += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      std::uint64_t const i = 8 * t + k;
+      std::uint32_t c       = i < col.num_codes ? load_code(col, i) : 0u;
+      if (c >= col.num_tokens) c = 0;
+      word |= ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) << (4 * k);
+    }
+    out[t] = word;
+  }
+}
+
+/** The fused code stream (column_view::code_words) of a dictionary of at most 4 096 entries:
+ *  word i = code i (12 bits) | (token length - 1) << 12. An out-of-range code keeps its value
+ *  (the decoder detects and clamps it) and takes entry 0's length, as the decoder reads entry 0. */
+template <int W>
+FASTPAIR_KERNEL __launch_bounds__(256) void fused_codes_kernel(column_view<W> col, std::uint16_t* out)
+{
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < col.num_codes;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t const raw = load_code(col, i);
+    if (raw > 0xFFFu) atomicOr(col.error, code_out_of_range);  // not from a 12-bit stream: cannot be fused
+    std::uint32_t const c = raw & 0xFFFu;
+    std::uint32_t const e = c < col.num_tokens ? c : 0u;
+    out[i] = static_cast<std::uint16_t>(c | (((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) << 12));
   }
 }
 

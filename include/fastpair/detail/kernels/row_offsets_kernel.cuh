@@ -195,4 +195,17 @@ FASTPAIR_KERNEL __launch_bounds__(256) void longest_row_kernel(std::uint64_t con
   if (threadIdx.x == 0 && b != 0) atomicMax(longest, static_cast<unsigned long long>(b));
 }
 
+/** out[i] = row_byte_offsets[i] - row_byte_offsets[0], for i in [0, n). */
+template <class OffsetT>
+FASTPAIR_KERNEL __launch_bounds__(256) void copy_offsets_kernel(std::uint64_t const* row_byte_offsets,
+                                                                std::uint64_t n, OffsetT* out)
+{
+  std::uint64_t const base = row_byte_offsets[0];
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = static_cast<OffsetT>(row_byte_offsets[i] - base);
+  if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
+}
+
+
 }  // namespace fastpair::detail
