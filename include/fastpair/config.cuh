@@ -13,6 +13,11 @@
 
 namespace fastpair {
 
+/** @brief Architecture buckets of the tuning table (lookup newest first). sm_80 and older GPUs
+ *  are `generic` (the paper's configuration: nothing was measured on them); the values are kept
+ *  from when sm_80 had a bucket of its own (they appear in kernel names). */
+enum class arch_bucket { generic = 0, sm90 = 2, sm100 = 3 };
+
 /** @brief How a warp writes decoded tokens into its shared-memory staging buffer. */
 enum class emit_strategy {
   /// The paper's Algorithm 1: lane ℓ owns codes ℓ + 32k; byte-wise shared stores; long tokens go

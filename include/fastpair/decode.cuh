@@ -13,7 +13,7 @@
 #include <fastpair/config.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/dispatch.cuh>
-#include <fastpair/detail/tuning.cuh>
+#include <fastpair/tuning.cuh>
 #include <fastpair/device_column.cuh>
 #include <fastpair/format.hpp>
 

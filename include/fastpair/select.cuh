@@ -34,7 +34,7 @@
 #include <fastpair/detail/dispatch.cuh>
 #include <fastpair/detail/kernels/decode_kernel.cuh>
 #include <fastpair/detail/kernels/select_kernel.cuh>
-#include <fastpair/detail/tuning.cuh>
+#include <fastpair/tuning.cuh>
 #include <fastpair/device_column.cuh>
 #include <fastpair/selection.cuh>
 

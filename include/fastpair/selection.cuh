@@ -18,6 +18,7 @@
 #pragma once
 
 #include <fastpair/detail/cuda.cuh>
+#include <fastpair/selection_views.hpp>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -30,32 +31,6 @@
 #include <cstdint>
 
 namespace fastpair {
-
-/** @brief One half-open run of selected rows, [begin, end). Same layout as the host
- *  `selection_ranges` pair (two u64). */
-struct row_range {
-  std::uint64_t begin = 0;
-  std::uint64_t end   = 0;
-};
-
-/** @brief Selected row ids in device memory (strictly increasing, each < the column's rows). */
-struct device_row_ids {
-  std::uint64_t const* rows = nullptr;
-  std::uint64_t count       = 0;
-};
-
-/** @brief A selection bitmask in device memory: ceil(num_rows / 64) words. */
-struct device_bitmask {
-  std::uint64_t const* words = nullptr;
-  std::uint64_t num_rows     = 0;
-  std::uint64_t num_words() const noexcept { return (num_rows + 63) / 64; }
-};
-
-/** @brief Selected runs in device memory (increasing, non-overlapping; empty runs allowed). */
-struct device_row_ranges {
-  row_range const* ranges = nullptr;
-  std::uint64_t count     = 0;
-};
 
 // -------------------------------------------------------------------------------------------------
 // GPU conversions between the forms. Each allocates its output and temporaries from `mr` on

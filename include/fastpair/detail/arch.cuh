@@ -4,6 +4,7 @@
 // low-plane width W.
 #pragma once
 
+#include <fastpair/config.cuh>
 #include <fastpair/format.hpp>
 
 #include <cub/util_device.cuh>
@@ -11,11 +12,6 @@
 #include <cuda_runtime_api.h>
 
 namespace fastpair {
-
-/** @brief Architecture buckets of the tuning table (lookup newest first). sm_80 and older GPUs
- *  are `generic` (the paper's configuration: nothing was measured on them); the values are kept
- *  from when sm_80 had a bucket of its own (they appear in kernel names). */
-enum class arch_bucket { generic = 0, sm90 = 2, sm100 = 3 };
 
 namespace detail {
 
@@ -25,7 +21,7 @@ __host__ __device__ constexpr arch_bucket bucket_of_arch(int arch) noexcept
   return arch >= 100 ? arch_bucket::sm100 : arch >= 90 ? arch_bucket::sm90 : arch_bucket::generic;
 }
 
-/** The bucket whose tuning-table entries a bucket uses (detail/tuning.cuh): sm_100+ takes the
+/** The bucket whose tuning-table entries a bucket uses (tuning.cuh): sm_100+ takes the
  *  sm_90 entries. */
 __host__ __device__ constexpr arch_bucket table_bucket(arch_bucket a) noexcept
 {

@@ -46,7 +46,7 @@
 #pragma once
 
 #include <fastpair/detail/cuda.cuh>
-#include <fastpair/dsv.hpp>
+#include <fastpair/detail/dsv_machine.hpp>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>

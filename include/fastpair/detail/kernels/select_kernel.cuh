@@ -47,7 +47,7 @@
 
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/warp_decode.cuh>
-#include <fastpair/selection.cuh>
+#include <fastpair/selection_views.hpp>
 
 #include <cstdint>
 
