@@ -290,10 +290,10 @@ cell& get_cell(std::string const& column, codec kind)
                                    (c->dev_ro - c->dev_default) - (c->dev_rl - c->dev_default)
                                 : c->dev_default;
 
-  c->offsets = fastpair::device_buffer<std::int64_t>(c->rows + 1, s);
+  c->offsets    = fastpair::device_buffer<std::int64_t>(c->rows + 1, s);
   c->untouched_ = fastpair::device_buffer<char>(8, s);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(c->untouched_.data(), 0xFF, 8, s));
-  c->chars   = fastpair::device_buffer<char>(c->decoded, s);
+  c->chars      = fastpair::device_buffer<char>(c->decoded, s);
   auto const ref = fastpair::decode_reference(src);
   c->ref_chars   = fastpair::device_buffer<char>(ref.chars.size(), s);
   if (!ref.chars.empty())
@@ -594,8 +594,9 @@ int main(int argc, char** argv)
       cells.emplace_back(column, kind);
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
-                     what::decode_chars, what::decode_chars_old, what::prepare_only, what::prepare_novalidate, what::e2e_pinned, what::e2e_pageable,
-                     what::e2e_device, what::pipelined_pinned, what::pipelined_pageable, what::pipelined_device}) {
+                     what::decode_chars, what::decode_chars_old, what::prepare_only, what::prepare_novalidate,
+                     what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
+                     what::pipelined_pageable, what::pipelined_device}) {
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);
         benchmark::RegisterBenchmark(name.c_str(), fb::guarded([column, kind, w](benchmark::State& s) {
                                        bench_case(s, column, kind, w);

@@ -30,9 +30,8 @@ import re
 import statistics
 import sys
 
-CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars", "decode_chars_old",
-         "prepare_only",
-         "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
+CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
+         "decode_chars_old", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
          "pipelined_pageable", "pipelined_device")
 
 
