@@ -262,13 +262,15 @@ int main(int argc, char** argv)
 {
   if (example::gpus_or_skip("arrow_device") == 0) return 0;
   try {
-    fastpair::compressed_column const col =
-      argc > 1 ? fastpair::read_fpc(argv[1]) : fastpair::compress(example::sample_rows(100000), fastpair::codec::fsst12);
-    fastpair::host_strings const expect = fastpair::decode_reference(col);
+    // The stored bytes of a .fpc image (a file, or a sample column serialised in memory).
+    std::vector<std::uint8_t> const bytes =
+      argc > 1 ? example::read_bytes(argv[1])
+               : fastpair::serialize(fastpair::compress(example::sample_rows(100000), fastpair::codec::fsst12));
+    fastpair::host_strings const expect = fastpair::decode_reference(fastpair::deserialize(bytes.data(), bytes.size()));
     cudaStream_t stream;
     FASTPAIR_CUDA_TRY(cudaStreamCreate(&stream));
     {
-      fastpair::device_column const dcol = fastpair::device_column::prepare(col, stream);
+      fastpair::device_column const dcol = fastpair::device_column::prepare_fpc_host(bytes.data(), bytes.size(), stream);
       ArrowDeviceArray arr;
       ArrowSchema schema;
       if (dcol.decoded_bytes() <= 0x7FFFFFFFull) {

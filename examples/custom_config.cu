@@ -94,17 +94,17 @@ int main(int argc, char** argv)
 {
   if (example::gpus_or_skip("custom_config") == 0) return 0;
   try {
-    fastpair::compressed_column const col = argc > 1 ? fastpair::read_fpc(argv[1])
-                                                     : fastpair::compress(example::sample_rows(500000),
-                                                                          fastpair::codec::onpair16);
-    fastpair::host_strings const expect = fastpair::decode_reference(col);
+    std::vector<std::uint8_t> const bytes =
+      argc > 1 ? example::read_bytes(argv[1])
+               : fastpair::serialize(fastpair::compress(example::sample_rows(500000), fastpair::codec::onpair16));
+    fastpair::host_strings const expect = fastpair::decode_reference(fastpair::deserialize(bytes.data(), bytes.size()));
     cudaStream_t s;
     FASTPAIR_CUDA_TRY(cudaStreamCreate(&s));
     bool ok = false;
     {
-      fastpair::device_column const dcol = fastpair::device_column::prepare(col, s);
+      fastpair::device_column const dcol = fastpair::device_column::prepare_fpc_host(bytes.data(), bytes.size(), s);
       std::printf("custom_config: %s, %llu rows, %.1f MB decoded, W = %d (min of 10 runs, L2 warm)\n",
-                  fastpair::codec_name(col.kind), static_cast<unsigned long long>(dcol.num_rows()),
+                  fastpair::codec_name(dcol.kind()), static_cast<unsigned long long>(dcol.num_rows()),
                   static_cast<double>(dcol.decoded_bytes()) / 1e6, dcol.low_plane_bytes());
       // W is a run-time property of the column and a compile-time property of the config.
       ok = dcol.low_plane_bytes() == 16 ? compare<16>(dcol, expect, s) : compare<8>(dcol, expect, s);

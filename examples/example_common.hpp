@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
-// Small helpers shared by the examples: a deterministic sample column and a GPU check. Not part of
-// the library.
+// Small helpers shared by the examples: a deterministic sample column, a file's bytes and a GPU
+// check. Not part of the library.
 #pragma once
 
 #include <fastpair/format.hpp>
@@ -10,7 +10,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace example {
 
@@ -24,6 +28,14 @@ inline int gpus_or_skip(char const* name)
     return 0;
   }
   return n;
+}
+
+/** The bytes of a file (a stored `.fpc` image: device_column::prepare_fpc_host reads them). */
+inline std::vector<std::uint8_t> read_bytes(std::string const& path)
+{
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot open " + path);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
 /** A deterministic log-like column of `rows` rows (with empty rows and UTF-8), about 75 B a row. */

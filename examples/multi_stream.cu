@@ -98,15 +98,19 @@ int main(int argc, char** argv)
   int const gpus = example::gpus_or_skip("multi_stream");
   if (gpus == 0) return 0;
   try {
-    fastpair::compressed_column const col =
-      argc > 1 ? fastpair::read_fpc(argv[1]) : fastpair::compress(example::sample_rows(300000), fastpair::codec::onpair12);
+    // The stored bytes of a .fpc image (a file, or a sample column serialised in memory); the
+    // host column read from them only splits the rows and is the reference of the checks.
+    std::vector<std::uint8_t> const bytes =
+      argc > 1 ? example::read_bytes(argv[1])
+               : fastpair::serialize(fastpair::compress(example::sample_rows(300000), fastpair::codec::onpair12));
+    fastpair::compressed_column const col = fastpair::deserialize(bytes.data(), bytes.size());
     int const streams = argc > 2 ? std::max(1, std::atoi(argv[2])) : 4;
     bool ok = true;
 
     // (1) One GPU, several streams: one device column, one partition per stream.
     {
       FASTPAIR_CUDA_TRY(cudaSetDevice(0));
-      fastpair::device_column dcol = fastpair::device_column::prepare(col, cudaStreamPerThread);
+      fastpair::device_column dcol = fastpair::device_column::prepare_fpc_host(bytes.data(), bytes.size(), cudaStreamPerThread);
       FASTPAIR_CUDA_TRY(cudaStreamSynchronize(cudaStreamPerThread));  // uploads done before other streams read
       std::vector<std::uint64_t> const cut = split_rows(col, streams);
       std::vector<std::unique_ptr<partition>> parts;
@@ -131,7 +135,7 @@ int main(int argc, char** argv)
       std::vector<std::unique_ptr<partition>> parts;
       for (int d = 0; d < gpus; ++d) {
         FASTPAIR_CUDA_TRY(cudaSetDevice(d));
-        dcols[d] = fastpair::device_column::prepare(col, cudaStreamPerThread);
+        dcols[d] = fastpair::device_column::prepare_fpc_host(bytes.data(), bytes.size(), cudaStreamPerThread);
         parts.push_back(std::make_unique<partition>(d, cut[d], cut[d + 1], dcols[d]));
         FASTPAIR_CUDA_TRY(cudaStreamSynchronize(cudaStreamPerThread));
       }

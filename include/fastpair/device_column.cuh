@@ -180,7 +180,8 @@ class device_column {
    *
    * The codes are copied in steps of prepare_options::chunk_bytes on a second stream; each step
    * is checked and indexed on `stream` while the next ones are copied. The plane width W is
-   * chosen from the first step's token lengths (histogram() is the whole column's).
+   * chosen from the token lengths of the first 1/16 of the codes (at least 4 MiB: the first step
+   * by default; histogram() is the whole column's).
    * @note Synchronizes `stream` twice (once the row index and the first step are there, and at
    * the end to read the checks), and once more where it builds the compact row lengths (the
    * longest row). The bytes may be released when it returns.
@@ -524,7 +525,8 @@ class device_column {
       sums[id] = check_section(h, id, p + h.layout.header_at[id]);
     dictionary dict;
     auto read_dictionary = [&]() -> dictionary const& {
-      return dict = read_fpc_dictionary(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1], sums[2]);
+      return dict = detail::read_fpc_dictionary_shape(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1],
+                                                      sums[2]);
     };
     return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr, on_chunk, row_lengths);
   }
@@ -549,11 +551,12 @@ class device_column {
     check_image_size(h, size);
     // Header, dictionary and the codes' section header are contiguous; the other two section
     // headers are 32 bytes each.
+    // headers are 32 bytes each: one synchronisation for all three pieces.
     std::uint64_t const front = h.layout.payload_at[detail::fpc2::codes];
     std::vector<std::uint8_t> host(front);
-    copy_to_host(host.data(), p, front, stream);
     std::uint8_t sec[2][detail::fpc2::section_header_bytes];
-    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream);
+    copy_to_host(host.data(), p, front, stream, false);
+    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream, false);
     copy_to_host(sec[1], p + h.layout.header_at[5], sizeof sec[1], stream);
     std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
     for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
@@ -561,8 +564,8 @@ class device_column {
     sums[5] = check_section(h, 5, sec[1]);
     dictionary dict;
     auto read_dictionary = [&]() -> dictionary const& {
-      return dict = read_fpc_dictionary(h, host.data() + h.layout.payload_at[1], host.data() + h.layout.payload_at[2],
-                                        sums[1], sums[2]);
+      return dict = detail::read_fpc_dictionary_shape(h, host.data() + h.layout.payload_at[1],
+                                                      host.data() + h.layout.payload_at[2], sums[1], sums[2]);
     };
     return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
                             opt, mr, on_chunk, row_lengths);
@@ -590,6 +593,7 @@ class device_column {
     std::uint8_t const* dict_bytes   = nullptr;  ///< dict_byte_count bytes: the tokens
     std::uint64_t num_tokens = 0, dict_byte_count = 0;
     bool validate              = false;      ///< check the checksums and the content on the GPU
+    bool check_unique          = false;      ///< the dictionary's uniqueness test, on the GPU
     std::uint64_t checksum[3]  = {};         ///< stored checksums of codes, counts, sidecar
   };
 
@@ -614,11 +618,10 @@ class device_column {
     }
     return detail::fpc2::bit_width(hi - lo);
   }
-  static void copy_to_host(void* dst, void const* src, std::size_t n, cuda::stream_ref stream)
+  static void copy_to_host(void* dst, void const* src, std::size_t n, cuda::stream_ref stream, bool sync = true)
   {
-    if (n == 0) return;
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream.get()));
-    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    if (n > 0) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream.get()));
+    if (sync) FASTPAIR_CUDA_TRY(cudaStreamSynchronize(stream.get()));
   }
   static void check_image_size(fpc_header const& h, std::size_t size)
   {
@@ -652,6 +655,7 @@ class device_column {
     s.num_tokens      = h.n_tok;
     s.dict_byte_count = h.dict_bytes;
     s.validate        = validate;
+    s.check_unique    = true;  // read_fpc_dictionary_shape leaves it to the GPU
     s.checksum[0] = sums[3], s.checksum[1] = sums[4], s.checksum[2] = sums[5];
     return s;
   }
@@ -804,6 +808,11 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   std::uint64_t const chunks = std::max<std::uint64_t>(1, (packed + chunk - 1) / chunk);
   auto chunk_begin = [&](std::uint64_t j) { return std::min(j * chunk, packed); };
   auto codes_in    = [&](std::uint64_t b) { return b == packed ? n : b * 8 / bits; };  // complete in bytes [0, b)
+  // The plane width W is chosen from the token lengths of the first codes: 1/16 of them (at least
+  // 4 MiB), which is the first step from host memory, whatever the source and the step size.
+  std::uint64_t const sample_bytes =
+    std::min(packed, (std::max<std::uint64_t>(packed / 16, std::uint64_t{4} << 20) + 4095) & ~std::uint64_t{4095});
+  std::uint64_t const sample_chunk = sample_bytes > 0 ? (sample_bytes - 1) / chunk : 0;  // the step that completes it
 
   // 1. Allocations (on `stream`), then the stored sections' copies on the lane, queued before
   // anything reads the dictionary: the host parses and checks it while they run.
@@ -846,13 +855,15 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   } else if (stored_sidecar.data() != nullptr) {
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, ls));
   }
-  for (std::uint64_t j = 0; j < (async_source ? chunks : 1); ++j) copy_chunk(j);
+  // Steps copied so far: all of them from pinned and device memory; from pageable memory the
+  // ones the plane width's sample needs now, the others as the loop of step 4 reaches them.
+  std::uint64_t copied = async_source ? chunks : sample_chunk + 1;
+  for (std::uint64_t j = 0; j < copied; ++j) copy_chunk(j);
 
-  // 2. The dictionary is checked on the host while the copies run (the planes are built from
-  // its device copy on the GPU: no plane upload queues behind the codes' copies).
-  dictionary const& dict = dictionary_of();  // if it throws, ~copy_lane waits for the copies
-  FASTPAIR_EXPECTS(dict.size() == N && dict.bytes.size() == s.dict_byte_count, "dictionary sections and header disagree");
-  d.num_tokens_ = static_cast<std::uint32_t>(dict.size());
+  // 2. The GPU passes that need no checked dictionary are queued first; the host checks the
+  // dictionary's shape while they and the copies run (step 3). The planes are built from the
+  // dictionary's device copy on the GPU: no plane upload queues behind the codes' copies.
+  d.num_tokens_ = static_cast<std::uint32_t>(N);
   std::uint32_t const entries = code_space(s.kind);
   d.lengths_ptr_              = alloc_texture_aligned(entries / 2, d.lengths_, stream, mr);
   device_buffer<prepare_report> report(1, stream, mr);
@@ -870,10 +881,11 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   v.error          = d.error_.data();
   v.sidecar        = d.sidecar_.data();
 
-  // 3. Once the counts, the sidecar and the first chunk are here: their checks, the row index
-  // (block k's first code: an exclusive scan of the blocks' counts), and the first chunk's
-  // token-length histogram, which picks the plane width W. One synchronisation.
-  lane.wait(stream, 0);
+  // 3. Once the dictionary, the counts, the sidecar and the sample's steps are here: the
+  // dictionary's uniqueness test, the other sections' checks, the row index (block k's first
+  // code: an exclusive scan of the blocks' counts), and the sample's token-length histogram, which
+  // picks the plane width W. Then the host's dictionary check, and one synchronisation.
+  lane.wait(stream, sample_chunk);
   length_plane_kernel<<<grid(entries / 2), 256, 0, st>>>(dict_dev.data(), d.num_tokens_, entries,
                                                           const_cast<std::uint8_t*>(d.lengths_ptr_));
   if (N) {  // the tokens' offsets in the dictionary bytes (the planes' input)
@@ -883,6 +895,15 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     device_buffer<unsigned char> temp(temp_bytes, stream, mr);
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, dict_dev.data(), dict_offsets.data(),
                                                      cuda::std::plus<>{}, std::uint32_t{0}, N, st));
+  }
+  if (s.check_unique && N) {
+    token_table t{dict_dev.data(), dict_offsets.data(), dict_dev.data() + N, s.dict_byte_count, d.num_tokens_};
+    while ((std::uint64_t{1} << t.table_bits) < 2 * N) ++t.table_bits;
+    device_buffer<unsigned long long> slots(std::size_t{1} << t.table_bits, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(unsigned long long), st));
+    t.slots = slots.data();
+    insert_tokens_kernel<<<grid(N), 256, 0, st>>>(t);
+    find_duplicate_tokens_kernel<<<grid(N), 256, 0, st>>>(t, report.data());
   }
   if (s.validate && s.count_bytes)
     section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
@@ -902,9 +923,11 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
   }
   check_block_codes_kernel<<<grid(blocks + 1), 256, 0, st>>>(d.block_codes_.data(), blocks, n, report.data());
-  std::uint64_t landed = codes_in(chunk_begin(1));
-  if (landed) length_histogram_kernel<<<grid(landed, 1024), 256, 0, st>>>(v, report.data()->histogram, 0, landed);
+  std::uint64_t const sample_end = codes_in(sample_bytes);
+  if (sample_end) length_histogram_kernel<<<grid(sample_end, 1024), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
+  dictionary const& dict = dictionary_of();  // if it throws, ~copy_lane waits for the copies
+  FASTPAIR_EXPECTS(dict.size() == N && dict.bytes.size() == s.dict_byte_count, "dictionary sections and header disagree");
   prepare_report r;
   d.block_codes_host_.resize(blocks + 1);
   d.block_bytes_host_.resize(blocks + 1);
@@ -912,9 +935,10 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
   auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
+  if (r.duplicate != 0) fail("dictionary token " + std::to_string(~r.duplicate) + ": duplicate token");
   if (r.flags & counts_exceed_codes)  // checked before anything follows the row index
     fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
-  for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];  // the first chunk's, until all are counted
+  for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.sample[len];  // the sample's, until all are counted
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.w_        = w;
   {
@@ -933,10 +957,12 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     d.lengths_tex_ = texture_object(d.lengths_ptr_, entries / 2, cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
   }
 
-  // 4. Chunk by chunk: checksum and histogram of its codes; the sidecar of the segments now
-  // complete (stored, or recomputed by a scan that carries its running total from chunk to
-  // chunk); the row index's positions of the row blocks whose first code is now placed; then
-  // on_chunk over the newly complete segments and row blocks.
+  // 4. Chunk by chunk: checksum of its codes; the sidecar of the segments now complete (stored,
+  // or recomputed by a scan that carries its running total from chunk to chunk) and the
+  // token-length histogram (in the sidecar's pass where there is one, else its own); the row
+  // index's positions of the row blocks whose first code is now placed; then on_chunk over the
+  // newly complete segments and row blocks.
+  bool const fused_histogram = !use_stored && S <= fused_histogram_max_stride;
   d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
   device_buffer<std::uint64_t> seg_bytes, carry;
   device_buffer<unsigned char> scan_temp;
@@ -956,15 +982,15 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   for (std::uint64_t j = 0; j < chunks; ++j) {
     bool const last = j + 1 == chunks;
     if (j > 0) {
-      if (!async_source) copy_chunk(j);
+      if (j >= copied) copy_chunk(copied++);
       lane.wait(stream, j);
     }
     std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
-    landed                = codes_in(b);
+    std::uint64_t const landed = codes_in(b);
     if (s.validate && b > a)
       section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, st>>>(
         reinterpret_cast<std::uint8_t const*>(d.codes_.data()) + a, b - a, sum_of(0), a / 8);
-    if (j > 0 && landed > codes_done)
+    if (!fused_histogram && landed > codes_done)
       length_histogram_kernel<<<grid(landed - codes_done, 1024), 256, 0, st>>>(v, report.data()->histogram, codes_done, landed);
     codes_done = landed;
     // Segments [seg_done, seg_end) are complete: the positions of the codes before `placed` are known.
@@ -973,7 +999,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     if (seg_end > seg_done && !use_stored) {
       std::uint64_t const m = seg_end - seg_done;
       segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
-        v, seg_bytes.data(), seg_done, seg_end);
+        v, seg_bytes.data(), seg_done, seg_end, fused_histogram ? report.data()->histogram : nullptr);
       // sidecar[seg_done .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
       FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(scan_temp.data(), scan_temp_bytes, seg_bytes.data() + seg_done,
                                                        d.sidecar_.data() + seg_done, cuda::std::plus<>{},

@@ -762,24 +762,16 @@ inline void verify_fpc2_checksum(fpc_header const& h, std::uint32_t id, std::uin
 }
 }  // namespace detail
 
-/**
- * @brief Rebuilds and fully validates the dictionary of a version-2 file from its two payloads
- * (sections 1 and 2, of h.layout.size[1] = num_tokens and h.layout.size[2] = dict_bytes bytes)
- * and the checksums their section headers store (check_fpc_section_header): verifies both
- * checksums, sums the token lengths (the sum must be h.dict_bytes), builds the offsets, and runs
- * validate_dictionary() (lengths, the 256 one-byte tokens, FSST-12's rule, uniqueness). What a GPU
- * preparation calls on the host before it checks sections 3-5 on the device.
- * @throw format_error naming the section or the dictionary field; logic_error if `h` is not
- *        version 2 or a payload pointer is null.
- */
-inline dictionary read_fpc_dictionary(fpc_header const& h, std::uint8_t const* lengths_payload,
-                                      std::uint8_t const* bytes_payload, std::uint64_t lengths_checksum,
-                                      std::uint64_t bytes_checksum)
+namespace detail {
+/** read_fpc_dictionary without the uniqueness test. */
+inline dictionary read_fpc_dictionary_shape(fpc_header const& h, std::uint8_t const* lengths_payload,
+                                            std::uint8_t const* bytes_payload, std::uint64_t lengths_checksum,
+                                            std::uint64_t bytes_checksum)
 {
   namespace fpc2 = detail::fpc2;
   FASTPAIR_EXPECTS(h.version == fpc_version_2, "read_fpc_dictionary: needs a version-2 header");
   FASTPAIR_EXPECTS(lengths_payload != nullptr && bytes_payload != nullptr, "read_fpc_dictionary: null payload");
-  detail::verify_fpc2_checksum(h, fpc2::dict_lengths, lengths_payload, lengths_checksum);
+  verify_fpc2_checksum(h, fpc2::dict_lengths, lengths_payload, lengths_checksum);
   std::uint64_t const n = h.layout.size[fpc2::dict_lengths];
   std::uint64_t sum     = 0;  // at most 255 x 65 536: fits the u32 offsets
   dictionary d;
@@ -789,12 +781,31 @@ inline dictionary read_fpc_dictionary(fpc_header const& h, std::uint8_t const* l
     d.offsets[i + 1] = static_cast<std::uint32_t>(sum);
   }
   if (sum != h.dict_bytes)
-    detail::fail_fpc(detail::fpc2_section_label(fpc2::dict_lengths),
-                     "token lengths sum to " + std::to_string(sum) + " != dict_bytes " + std::to_string(h.dict_bytes) +
-                       " from the header");
-  detail::verify_fpc2_checksum(h, fpc2::dict_bytes, bytes_payload, bytes_checksum);
+    fail_fpc(fpc2_section_label(fpc2::dict_lengths), "token lengths sum to " + std::to_string(sum) + " != dict_bytes " +
+                                                       std::to_string(h.dict_bytes) + " from the header");
+  verify_fpc2_checksum(h, fpc2::dict_bytes, bytes_payload, bytes_checksum);
   d.bytes.assign(bytes_payload, bytes_payload + h.dict_bytes);
-  validate_dictionary(h.kind, d);
+  validate_dictionary_shape(h.kind, d);
+  return d;
+}
+}  // namespace detail
+
+/**
+ * @brief Rebuilds and fully validates the dictionary of a version-2 file from its two payloads
+ * (sections 1 and 2, of h.layout.size[1] = num_tokens and h.layout.size[2] = dict_bytes bytes)
+ * and the checksums their section headers store (check_fpc_section_header): verifies both
+ * checksums, sums the token lengths (the sum must be h.dict_bytes), builds the offsets, and runs
+ * validate_dictionary() (lengths, the 256 one-byte tokens, FSST-12's rule, uniqueness). The GPU
+ * preparation runs all of it but the uniqueness test on the host (that one runs on the GPU).
+ * @throw format_error naming the section or the dictionary field; logic_error if `h` is not
+ *        version 2 or a payload pointer is null.
+ */
+inline dictionary read_fpc_dictionary(fpc_header const& h, std::uint8_t const* lengths_payload,
+                                      std::uint8_t const* bytes_payload, std::uint64_t lengths_checksum,
+                                      std::uint64_t bytes_checksum)
+{
+  dictionary d = detail::read_fpc_dictionary_shape(h, lengths_payload, bytes_payload, lengths_checksum, bytes_checksum);
+  detail::check_unique_tokens(d);
   return d;
 }
 

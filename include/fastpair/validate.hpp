@@ -123,16 +123,23 @@ inline void validate_dictionary_shape(codec kind, dictionary const& d)
 }
 }  // namespace detail
 
+namespace detail {
+/** The tokens of a dictionary of checked shape are unique (the first token equal to an earlier
+ *  one is named). */
+inline void check_unique_tokens(dictionary const& d)
+{
+  std::size_t const n = d.size();
+  token_set uniq(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!uniq.insert(d, static_cast<std::uint32_t>(i))) fail_format("dictionary token " + u64s(i), "duplicate token");
+}
+}  // namespace detail
+
 /** @brief Checks the dictionary alone. @throw format_error naming the field and value. */
 inline void validate_dictionary(codec kind, dictionary const& d)
 {
   detail::validate_dictionary_shape(kind, d);
-  // Tokens unique (the first token equal to an earlier one is named).
-  std::size_t const n = d.size();
-  detail::token_set uniq(n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (!uniq.insert(d, static_cast<std::uint32_t>(i)))
-      detail::fail_format("dictionary token " + detail::u64s(i), "duplicate token");
+  detail::check_unique_tokens(d);
 }
 
 /**
@@ -212,13 +219,7 @@ inline void validate(compressed_column const& col)
   using detail::fail_format;
   using detail::u64s;
   validate_structure(col);
-  {  // Tokens unique (the first token equal to an earlier one is named).
-    std::size_t const n = col.dict.size();
-    detail::token_set uniq(n);
-    for (std::size_t i = 0; i < n; ++i)
-      if (!uniq.insert(col.dict, static_cast<std::uint32_t>(i)))
-        fail_format("dictionary token " + u64s(i), "duplicate token");
-  }
+  detail::check_unique_tokens(col.dict);
   std::uint64_t const n_tok = col.dict.size();
   for (std::uint64_t j = 0; j < col.num_codes; ++j) {
     std::uint32_t const c = code_at(col.kind, col.codes.data(), j);

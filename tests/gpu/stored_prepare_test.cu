@@ -860,6 +860,29 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
       payload(img, fpc2::dict_bytes)[300] ^= 0x20;
       require_refused(img, "section 2 (dict_bytes)");
     }
+    SECTION("a duplicate token, its section resealed (the uniqueness test runs on the GPU)")
+    {
+      // Token j becomes a copy of the first earlier token i >= 256 of its length: the dictionary
+      // keeps its shape and checksums, and j is the first token equal to an earlier one.
+      image_t img = good;
+      std::uint8_t const* len = payload(img, fpc2::dict_lengths);
+      std::uint8_t* bytes     = payload(img, fpc2::dict_bytes);
+      std::vector<std::uint64_t> off(h.n_tok + 1, 0);
+      for (std::uint64_t t = 0; t < h.n_tok; ++t) off[t + 1] = off[t] + len[t];
+      std::uint64_t i = 0, j = 0;
+      for (std::uint64_t b = 257; b < h.n_tok && j == 0; ++b)
+        for (std::uint64_t a = 256; a < b && j == 0; ++a)
+          if (len[a] == len[b] && len[a] > 1) i = a, j = b;
+      REQUIRE(j > 0);
+      std::memcpy(bytes + off[j], bytes + off[i], len[j]);
+      reseal_section(img, fpc2::dict_bytes);
+      std::string const what = "dictionary token " + std::to_string(j) + ": duplicate token";
+      REQUIRE_THROWS_WITH(fastpair::deserialize(img.data(), img.size()), Contains(what));  // the host reader agrees
+      require_refused(img, what);
+      fastpair::prepare_options lax;  // the dictionary is checked with or without validation
+      lax.validate = false;
+      require_refused(img, what, lax);
+    }
     SECTION("a device buffer shorter or longer than the header says")
     {
       for (std::size_t size : {good.size() - 1, good.size() - 16, std::size_t{h.layout.payload_at[fpc2::codes]},

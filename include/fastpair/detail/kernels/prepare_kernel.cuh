@@ -45,8 +45,9 @@ inline constexpr std::uint64_t row_block_rows = 1024;
 struct prepare_report {
   std::uint64_t checksum_sum[3] = {};  ///< codes, row_code_counts, sidecar: the sums of word_hash
   std::uint64_t histogram[17]   = {};  ///< codes of each token length 1..16
+  std::uint64_t sample[17]      = {};  ///< the same over the first codes only (the plane width's sample)
   std::uint32_t flags           = 0;   ///< prepare_flag bits
-  std::uint32_t pad             = 0;
+  std::uint32_t duplicate       = 0;   ///< ~i for the first token i equal to an earlier one, or 0
 };
 
 enum prepare_flag : std::uint32_t {
@@ -219,6 +220,89 @@ FASTPAIR_KERNEL __launch_bounds__(256) void length_plane_kernel(std::uint8_t con
     out[i] = static_cast<std::uint8_t>(nibble(2 * i) | nibble(2 * i + 1) << 4);
 }
 
+/** The dictionary's uniqueness test (validate_dictionary's, on the GPU, so that the host never
+ *  hashes 65 536 tokens): an open-addressing table of u64 slots, each (fingerprint, length,
+ *  token + 1). Token t's length is clamped to 1..16 and its reads to `dict_bytes`, so the pass is
+ *  safe before the host has checked the dictionary's shape. */
+struct token_table {
+  std::uint8_t const* lengths  = nullptr;  ///< one u8 per token
+  std::uint32_t const* offsets = nullptr;  ///< exclusive sums of the lengths
+  std::uint8_t const* bytes    = nullptr;
+  std::uint64_t dict_bytes     = 0;
+  std::uint32_t num_tokens     = 0;
+  int table_bits               = 0;        ///< 2^table_bits >= 2 num_tokens slots, zeroed
+  unsigned long long* slots    = nullptr;
+
+  static constexpr unsigned long long index_mask = 0x7FFFFFFull;  // token + 1: 27 bits; length: 5 above
+
+  __device__ std::uint32_t window(std::uint32_t t, std::uint64_t& lo, std::uint64_t& hi) const
+  {
+    std::uint32_t const len = min(max(std::uint32_t{lengths[t]}, 1u), 16u);
+    std::uint64_t const off = offsets[t];
+    lo = hi = 0;
+    for (std::uint32_t b = 0; b < len; ++b) {
+      std::uint64_t const v = off + b < dict_bytes ? bytes[off + b] : 0;
+      if (b < 8) lo |= v << (8 * b);
+      else hi |= v << (8 * (b - 8));
+    }
+    return len;
+  }
+  /** Token t's key (fingerprint | length | t + 1), its first slot, and its window. */
+  __device__ unsigned long long key(std::uint32_t t, std::uint64_t& slot, std::uint64_t& lo, std::uint64_t& hi) const
+  {
+    std::uint32_t const len = window(t, lo, hi);
+    std::uint64_t const h   = (lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (std::uint64_t{len} << 59)) * 0x9E3779B97F4A7C15ull;
+    slot                    = h >> (64 - table_bits);
+    return ((h << 24) & 0xFFFFFFFF00000000ull) | (std::uint64_t{len} << 27) | (t + 1);
+  }
+  /** Whether slot entry e holds a token equal to the one of key `mine` and window (lo, hi). */
+  __device__ bool same(unsigned long long e, unsigned long long mine, std::uint64_t lo, std::uint64_t hi) const
+  {
+    if ((e & ~index_mask) != (mine & ~index_mask)) return false;
+    std::uint64_t lo2 = 0, hi2 = 0;
+    window(static_cast<std::uint32_t>(e & index_mask) - 1, lo2, hi2);
+    return lo2 == lo && hi2 == hi;
+  }
+};
+
+/** Pass 1: every token into the table; equal tokens share one slot, which keeps the smallest
+ *  index (their keys differ only there, so atomicMin picks it). */
+FASTPAIR_KERNEL __launch_bounds__(256) void insert_tokens_kernel(token_table t)
+{
+  std::uint64_t const mask = (std::uint64_t{1} << t.table_bits) - 1;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < t.num_tokens; i += gridDim.x * blockDim.x) {
+    std::uint64_t k = 0, lo = 0, hi = 0;
+    unsigned long long const mine = t.key(i, k, lo, hi);
+    for (;; k = (k + 1) & mask) {
+      unsigned long long const prev = atomicCAS(t.slots + k, 0ull, mine);
+      if (prev == 0) break;
+      if (t.same(prev, mine, lo, hi)) {
+        atomicMin(t.slots + k, mine);
+        break;
+      }
+    }
+  }
+}
+
+/** Pass 2: a token whose slot holds a smaller index equals an earlier token; the smallest such
+ *  index (the one validate_dictionary names) goes to report->duplicate as its complement. */
+FASTPAIR_KERNEL __launch_bounds__(256) void find_duplicate_tokens_kernel(token_table t, prepare_report* report)
+{
+  std::uint64_t const mask = (std::uint64_t{1} << t.table_bits) - 1;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < t.num_tokens; i += gridDim.x * blockDim.x) {
+    std::uint64_t k = 0, lo = 0, hi = 0;
+    unsigned long long const mine = t.key(i, k, lo, hi);
+    for (;; k = (k + 1) & mask) {
+      unsigned long long const e = t.slots[k];
+      if (e == 0) break;  // not reached: pass 1 placed every token
+      if (t.same(e, mine, lo, hi)) {
+        if (e != mine) atomicMax(&report->duplicate, ~i);
+        break;
+      }
+    }
+  }
+}
+
 /** The code and decoded positions of rows `rows[0..n)` (one block per row): row r's first code is
  *  block_codes[r / RB] plus the counts before it in its block, its decoded position that code's
  *  (warp_code_position). out[2i] = code, out[2i + 1] = byte position. */
@@ -245,11 +329,23 @@ FASTPAIR_KERNEL __launch_bounds__(32) void row_positions_kernel(column_view<W> c
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s, s in [seg_begin, seg_end) (one
  *  warp per segment, grid-stride over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
  *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
- *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64. */
+ *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64.
+ *  With `histogram` (strides up to fused_histogram_max_stride only) it also adds the token-length
+ *  histogram of the codes in the dictionary, so that no other pass reads the codes for it: each
+ *  lane counts in sixteen 16-bit fields of four registers (a segment's warp total fits 16 bits),
+ *  reduced per warp and added to the block's bins once per segment, not once per code. */
+inline constexpr std::uint64_t fused_histogram_max_stride = 65535;
+
 template <int W>
 FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes,
-                                                                   std::uint64_t seg_begin, std::uint64_t seg_end)
+                                                                   std::uint64_t seg_begin, std::uint64_t seg_end,
+                                                                   std::uint64_t* histogram = nullptr)
 {
+  __shared__ unsigned long long bins[16];
+  if (histogram != nullptr) {
+    if (threadIdx.x < 16) bins[threadIdx.x] = 0;
+    __syncthreads();
+  }
   unsigned const lane        = threadIdx.x & 31u;
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
   for (std::uint64_t seg = seg_begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < seg_end;
@@ -257,22 +353,45 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
     std::uint64_t const c_begin = seg * col.sidecar_stride;
     std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
     std::uint32_t sum = 0, errors = 0;
+    std::uint64_t h[4] = {0, 0, 0, 0};  // length L in field (L - 1) % 4 of h[(L - 1) / 4]
     for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
       std::uint32_t c = load_code(col, i);
-      if (c >= col.num_tokens) {
+      bool const in_range = c < col.num_tokens;
+      if (!in_range) {
         errors |= code_out_of_range;
         c = 0;
       }
-      sum += ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+      std::uint32_t const k = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+      sum += k + 1;
+      if (histogram != nullptr && in_range) {
+        std::uint64_t const inc = std::uint64_t{1} << ((k & 3u) * 16);
+#pragma unroll
+        for (std::uint32_t q = 0; q < 4; ++q) h[q] += (k >> 2) == q ? inc : 0;
+      }
     }
     // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.
     std::uint64_t const total = warp_sum(sum & 0xFFFFu) +
                                 (std::uint64_t{warp_sum(sum >> 16)} << 16);
     errors = warp_or(errors);
+    if (histogram != nullptr) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        for (int d = 16; d > 0; d /= 2) h[q] += __shfl_down_sync(0xFFFFFFFFu, h[q], d);
+      if (lane == 0)
+        for (int k = 0; k < 16; ++k) {
+          std::uint64_t const v = (h[k / 4] >> ((k % 4) * 16)) & 0xFFFFu;
+          if (v) atomicAdd(&bins[k], static_cast<unsigned long long>(v));
+        }
+    }
     if (lane == 0) {
       seg_bytes[seg] = total;
       if (errors) atomicOr(col.error, errors);
     }
+  }
+  if (histogram != nullptr) {
+    __syncthreads();
+    if (threadIdx.x < 16 && bins[threadIdx.x] != 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(histogram + threadIdx.x + 1), bins[threadIdx.x]);
   }
 }
 
