@@ -350,6 +350,8 @@ device_column decode_fpc_host(void const* bytes, std::size_t size, string_column
 /**
  * @brief decode_fpc_host for the bytes of a `.fpc` image already in device memory on the current
  * device (prepare_fpc_device, pipelined with the decode).
+ * @note Synchronizes `stream` twice more than decode_fpc_host, first: to read the header, then the
+ *       dictionary and the section headers.
  * @see decode_fpc_host
  */
 template <class OffsetT>
