@@ -23,10 +23,11 @@
 namespace fb = fastpair::bench;
 using fastpair::codec;
 using fastpair::decode_config;
+/// The paper's emit (staged_bytes), the one that uses H: the configs of the paper's sweeps.
+template <int K, int W, int H, int T, int B>
+using staged = decode_config<K, W, H, T, B, fastpair::emit_strategy::staged_bytes>;
 constexpr auto words  = fastpair::emit_strategy::register_words;
 constexpr auto swords = fastpair::emit_strategy::register_words_short;
-constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
-constexpr auto lanes = fastpair::drain_strategy::lanes;
 using G              = fastpair::gather_strategy;
 
 namespace {
@@ -66,36 +67,32 @@ template <class... Configs>
 struct config_list {};
 using sweep_configs = config_list<
   // staged_bytes (the paper's strategy) around the paper's point
-  decode_config<4, 8, 1, 256, 4>, decode_config<6, 8, 0, 256, 4>, decode_config<6, 8, 1, 128, 8>,
-  decode_config<8, 8, 1, 256, 3>, decode_config<8, 8, 1, 256, 4>, decode_config<6, 16, 0, 128, 8>,
-  decode_config<8, 16, 0, 256, 3>,
+  staged<4, 8, 1, 256, 4>, staged<6, 8, 0, 256, 4>, staged<6, 8, 1, 128, 8>,
+  staged<8, 8, 1, 256, 3>, staged<8, 8, 1, 256, 4>, staged<6, 16, 0, 128, 8>,
+  staged<8, 16, 0, 256, 3>,
   // register_words
   decode_config<8, 8, 0, 128, 4, words>, decode_config<8, 8, 0, 128, 6, words>, decode_config<8, 8, 0, 256, 2, words>,
   decode_config<8, 8, 0, 256, 3, words>, decode_config<6, 8, 0, 128, 4, words>, decode_config<4, 8, 0, 128, 8, words>,
   decode_config<8, 8, 0, 64, 8, words>, decode_config<8, 16, 0, 128, 4, words>, decode_config<8, 16, 0, 128, 6, words>,
   decode_config<8, 16, 0, 256, 2, words>, decode_config<8, 16, 0, 256, 3, words>, decode_config<6, 16, 0, 128, 4, words>,
   decode_config<4, 16, 0, 128, 8, words>, decode_config<8, 16, 0, 64, 8, words>,
-  // register_words + bulk-copy (TMA) drain
-  decode_config<8, 16, 0, 256, 3, words, bulk>, decode_config<8, 16, 0, 128, 6, words, bulk>,
-  decode_config<8, 8, 0, 256, 3, words, bulk>,
   // register_words with texture gathers: which reads go through which pipe, and K, T, B again
-  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low>, decode_config<8, 8, 0, 256, 3, words, lanes, G::texture>,
-  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low_streamed>,
-  decode_config<8, 8, 0, 128, 6, words, lanes, G::texture>, decode_config<6, 8, 0, 256, 4, words, lanes, G::texture>,
-  decode_config<8, 8, 0, 128, 6, words, lanes, G::texture_low_streamed>, decode_config<8, 8, 0, 128, 8, words, lanes, G::texture>,
-  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low>, decode_config<8, 16, 0, 256, 3, words, lanes, G::texture>,
-  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low_streamed>,
-  decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low>,
-  decode_config<6, 16, 0, 256, 4, words, lanes, G::texture_low_streamed>,
-  decode_config<8, 16, 0, 128, 8, words, lanes, G::texture_low>,
+  decode_config<8, 8, 0, 256, 3, words, G::texture_low>, decode_config<8, 8, 0, 256, 3, words, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 128, 6, words, G::texture_low>, decode_config<6, 8, 0, 256, 4, words, G::texture_low>,
+  decode_config<8, 8, 0, 128, 6, words, G::texture_low_streamed>, decode_config<8, 8, 0, 128, 8, words, G::texture_low>,
+  decode_config<8, 16, 0, 256, 3, words, G::texture_low>,
+  decode_config<8, 16, 0, 256, 3, words, G::texture_low_streamed>,
+  decode_config<6, 16, 0, 256, 4, words, G::texture_low>,
+  decode_config<6, 16, 0, 256, 4, words, G::texture_low_streamed>,
+  decode_config<8, 16, 0, 128, 8, words, G::texture_low>,
   // short-token emit (FSST-12 at W = 8) and fused 12-bit code words (OnPair-12, FSST-12)
-  decode_config<8, 8, 0, 256, 3, swords, lanes, G::texture_low_streamed>,
-  decode_config<8, 8, 0, 256, 4, swords, lanes, G::texture_low_streamed>,
-  decode_config<8, 8, 0, 128, 8, swords, lanes, G::texture_low_streamed>,
-  decode_config<8, 8, 0, 256, 3, swords, lanes, G::texture_low_fused>,
-  decode_config<8, 8, 0, 256, 4, swords, lanes, G::texture_low_fused>,
-  decode_config<8, 8, 0, 256, 3, words, lanes, G::texture_low_fused>,
-  decode_config<8, 16, 0, 256, 3, words, lanes, G::texture_low_fused>>;
+  decode_config<8, 8, 0, 256, 3, swords, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 256, 4, swords, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 128, 8, swords, G::texture_low_streamed>,
+  decode_config<8, 8, 0, 256, 3, swords, G::texture_low_fused>,
+  decode_config<8, 8, 0, 256, 4, swords, G::texture_low_fused>,
+  decode_config<8, 8, 0, 256, 3, words, G::texture_low_fused>,
+  decode_config<8, 16, 0, 256, 3, words, G::texture_low_fused>>;
 
 /** Whether Config can decode a `kind` column at all (the short-token emit needs tokens of at most
  *  8 bytes, the fused code words a dictionary of at most 4 096 entries). */

@@ -253,7 +253,7 @@ cell& get_cell(std::string const& column, codec kind)
       throw std::runtime_error(key + ": serialize(col).size() != fpc_file_bytes(col)");
     c->fused_applies = fastpair::code_space(kind) <= 4096;
     c->split_applies = kind == codec::onpair12 &&
-                       fastpair::detail::auto_split_stream(kind, fastpair::token_length_histogram(src),
+                       fastpair::detail::tuned_split_stream(kind, fastpair::token_length_histogram(src),
                                                            fastpair::detail::current_arch_bucket());
     // The old defaults: the split stream is built on the host from a compressed_column only.
     if (c->split_applies) {

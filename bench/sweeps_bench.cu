@@ -29,6 +29,9 @@
 namespace fb = fastpair::bench;
 using fastpair::codec;
 using fastpair::decode_config;
+/// The paper's emit (staged_bytes), the one that uses H: the configs of the paper's sweeps.
+template <int K, int W, int H, int T, int B>
+using staged = decode_config<K, W, H, T, B, fastpair::emit_strategy::staged_bytes>;
 constexpr auto words = fastpair::emit_strategy::register_words;
 
 namespace {
@@ -44,7 +47,7 @@ constexpr config_list<A..., B...> concat(config_list<A...>, config_list<B...>)
 
 // ---- Figure 2: K x T x B at W = 8, H = 1 --------------------------------------------------------
 template <int T, int B, int... K>
-using fig2_row = config_list<decode_config<K, 8, 1, T, B>...>;
+using fig2_row = config_list<staged<K, 8, 1, T, B>...>;
 template <int T, int B>
 using fig2_ks = fig2_row<T, B, 1, 2, 3, 4, 5, 6, 7, 8>;
 using fig2_configs = decltype(concat(
@@ -55,28 +58,28 @@ using fig2_configs = decltype(concat(
 // ---- Figure 3: K x H at T = 256, W = 8, B in {1, 4, 8} --------------------------------------------
 template <int B>
 using fig3_b = config_list<
-  decode_config<1, 8, 0, 256, B>, decode_config<1, 8, 1, 256, B>,                                   //
-  decode_config<2, 8, 0, 256, B>, decode_config<2, 8, 1, 256, B>, decode_config<2, 8, 2, 256, B>,  //
-  decode_config<3, 8, 0, 256, B>, decode_config<3, 8, 1, 256, B>, decode_config<3, 8, 2, 256, B>,
-  decode_config<3, 8, 3, 256, B>,  //
-  decode_config<4, 8, 0, 256, B>, decode_config<4, 8, 1, 256, B>, decode_config<4, 8, 2, 256, B>,
-  decode_config<4, 8, 3, 256, B>,  //
-  decode_config<5, 8, 0, 256, B>, decode_config<5, 8, 1, 256, B>, decode_config<5, 8, 2, 256, B>,
-  decode_config<5, 8, 3, 256, B>,  //
-  decode_config<6, 8, 0, 256, B>, decode_config<6, 8, 1, 256, B>, decode_config<6, 8, 2, 256, B>,
-  decode_config<6, 8, 3, 256, B>,  //
-  decode_config<7, 8, 0, 256, B>, decode_config<7, 8, 1, 256, B>, decode_config<7, 8, 2, 256, B>,
-  decode_config<7, 8, 3, 256, B>,  //
-  decode_config<8, 8, 0, 256, B>, decode_config<8, 8, 1, 256, B>, decode_config<8, 8, 2, 256, B>,
-  decode_config<8, 8, 3, 256, B>>;
+  staged<1, 8, 0, 256, B>, staged<1, 8, 1, 256, B>,                                   //
+  staged<2, 8, 0, 256, B>, staged<2, 8, 1, 256, B>, staged<2, 8, 2, 256, B>,  //
+  staged<3, 8, 0, 256, B>, staged<3, 8, 1, 256, B>, staged<3, 8, 2, 256, B>,
+  staged<3, 8, 3, 256, B>,  //
+  staged<4, 8, 0, 256, B>, staged<4, 8, 1, 256, B>, staged<4, 8, 2, 256, B>,
+  staged<4, 8, 3, 256, B>,  //
+  staged<5, 8, 0, 256, B>, staged<5, 8, 1, 256, B>, staged<5, 8, 2, 256, B>,
+  staged<5, 8, 3, 256, B>,  //
+  staged<6, 8, 0, 256, B>, staged<6, 8, 1, 256, B>, staged<6, 8, 2, 256, B>,
+  staged<6, 8, 3, 256, B>,  //
+  staged<7, 8, 0, 256, B>, staged<7, 8, 1, 256, B>, staged<7, 8, 2, 256, B>,
+  staged<7, 8, 3, 256, B>,  //
+  staged<8, 8, 0, 256, B>, staged<8, 8, 1, 256, B>, staged<8, 8, 2, 256, B>,
+  staged<8, 8, 3, 256, B>>;
 using fig3_configs = decltype(concat(concat(fig3_b<1>{}, fig3_b<4>{}), fig3_b<8>{}));
 
 // ---- Figure 4: W = 8 vs W = 16, best of a small set each ------------------------------------------
 using fig4_configs = config_list<
-  decode_config<4, 8, 1, 256, 4>, decode_config<6, 8, 1, 256, 4>, decode_config<6, 8, 0, 256, 4>,
-  decode_config<8, 8, 1, 256, 2>, decode_config<8, 8, 1, 256, 3>, decode_config<4, 8, 1, 512, 2>,
-  decode_config<4, 16, 0, 256, 4>, decode_config<6, 16, 0, 256, 4>, decode_config<6, 16, 0, 128, 8>,
-  decode_config<8, 16, 0, 256, 2>, decode_config<8, 16, 0, 256, 3>, decode_config<4, 16, 0, 512, 2>,
+  staged<4, 8, 1, 256, 4>, staged<6, 8, 1, 256, 4>, staged<6, 8, 0, 256, 4>,
+  staged<8, 8, 1, 256, 2>, staged<8, 8, 1, 256, 3>, staged<4, 8, 1, 512, 2>,
+  staged<4, 16, 0, 256, 4>, staged<6, 16, 0, 256, 4>, staged<6, 16, 0, 128, 8>,
+  staged<8, 16, 0, 256, 2>, staged<8, 16, 0, 256, 3>, staged<4, 16, 0, 512, 2>,
   // the register_words emit (DESIGN.md §6), same W question
   decode_config<4, 8, 0, 256, 4, words>, decode_config<8, 8, 0, 256, 2, words>, decode_config<8, 8, 0, 256, 3, words>,
   decode_config<4, 16, 0, 256, 4, words>, decode_config<8, 16, 0, 256, 2, words>, decode_config<8, 16, 0, 256, 3, words>>;
@@ -89,7 +92,7 @@ void bench_sweep(benchmark::State& state, std::string const& column, codec kind)
   auto times = fb::timed_loop(state, [&](cudaStream_t s) { fastpair::decode_column<C>(p.dcol, p.out(), s); });
   if (p.dcol.read_and_clear_errors() != 0) state.SkipWithError("device error word set");
   fb::set_decode_counters(state, p, times);
-  fb::set_launch_counters(state, fastpair::detail::decode_kernel<C, W>, C::threads_per_block,
+  fb::set_launch_counters(state, fastpair::detail::decode_kernel<C>, C::threads_per_block,
                           fastpair::detail::block_smem_bytes<C>());
   state.counters["K"] = C::tokens_per_thread;
   state.counters["H"] = C::hoisted_rounds;

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instantiating a user-defined decode configuration and timing it against the automatic one.
 //
-// decode_config<K, W, H, T, B[, Emit, Drain, Gather]> fixes the decoder's shape at compile time
+// decode_config<K, W, H, T, B[, Emit, Gather]> fixes the decoder's shape at compile time
 // (config.cuh documents each knob). W must equal the prepared column's low-plane width, so a program that accepts any
 // column instantiates its config for both W = 8 and W = 16 and picks one at run time.
 //
@@ -21,16 +21,17 @@
 #include <string>
 #include <vector>
 
-// A user configuration: 4 codes per lane (K), 2 hoisted rounds (H), 128 threads per block (T),
-// at least 8 blocks per SM (B). W comes from the column.
+// A user configuration with the paper's emit strategy (the sixth, optional parameter): 4 codes
+// per lane (K), 2 hoisted rounds (H), 128 threads per block (T), at least 8 blocks per SM (B).
+// W comes from the column.
 template <int W>
-using my_config = fastpair::decode_config</*K*/ 4, W, /*H*/ 2, /*T*/ 128, /*B*/ 8>;
+using my_config =
+  fastpair::decode_config</*K*/ 4, W, /*H*/ 2, /*T*/ 128, /*B*/ 8, fastpair::emit_strategy::staged_bytes>;
 
-// The same knobs with the other emit strategy (the sixth, optional parameter): each lane owns K
-// consecutive codes and assembles 32-bit words in registers (H is unused; needs K >= 4).
+// Other knobs with the default emit strategy (register_words): each lane owns K consecutive codes
+// and assembles 32-bit words in registers (H is unused; needs K >= 4).
 template <int W>
-using my_words_config =
-  fastpair::decode_config</*K*/ 8, W, /*H*/ 0, /*T*/ 128, /*B*/ 4, fastpair::emit_strategy::register_words>;
+using my_words_config = fastpair::decode_config</*K*/ 8, W, /*H*/ 0, /*T*/ 128, /*B*/ 4>;
 
 namespace {
 

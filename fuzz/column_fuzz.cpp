@@ -75,7 +75,7 @@ host_half prepare_host_half(compressed_column const& col, bool valid)
   host_half h;
   CHECK(col.sidecar_stride > 0);
   h.histogram = token_length_histogram(col);
-  (void)choose_low_plane_bytes(col.kind, h.histogram);
+  (void)paper_low_plane_bytes(col.kind, h.histogram);
   h.planes8  = build_planes(col.kind, col.dict, 8);
   h.planes16 = build_planes(col.kind, col.dict, 16);
   h.codes    = unpack_codes(col);

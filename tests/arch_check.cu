@@ -18,8 +18,8 @@ namespace fp = fastpair;
 void fastpair_arch_check(fp::compressed_column const& host, fp::strings_view rows, fp::string_column_view<std::int64_t> out,
                          fp::string_column_view<std::int32_t> out32, std::uint64_t* words, cudaStream_t s)
 {
-  // Preparation and decoding: the automatic config, the paper's, a register_words one and one
-  // with the bulk-copy drain; row ranges; the allocating forms.
+  // Preparation and decoding: the automatic config, the paper's, register_words ones with LSU and
+  // texture gathers; row ranges; the allocating forms.
   fp::device_column const col = fp::device_column::prepare(host, s);
   fp::decode_column(col, out, s);
   fp::decode_column(col, 0, col.num_rows(), out32, s);
@@ -27,7 +27,7 @@ void fastpair_arch_check(fp::compressed_column const& host, fp::strings_view row
   fp::decode_column<fp::paper_config<16>>(col, out, s);
   fp::decode_column<fp::decode_config<8, 16, 0, 256, 3, fp::emit_strategy::register_words>>(col, out, s);
   fp::decode_column<fp::decode_config<8, 8, 0, 256, 3, fp::emit_strategy::register_words,
-                                      fp::drain_strategy::bulk_copy>>(col, out, s);
+                                      fp::gather_strategy::texture_low>>(col, out, s);
   (void)fp::decompress(col, s);
   (void)fp::decompress<std::int32_t>(col, 0, col.num_rows(), s);
   (void)fp::auto_config_name(col);

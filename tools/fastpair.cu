@@ -574,9 +574,9 @@ int cmd_inspect(std::vector<std::string> const& argv)
   double const longer8     = share_longer_than(h, 8);
   // W by the paper's rule, and by the automatic rule of device_column::prepare on sm_90+ (the
   // arch bucket of the H100/H200, where this project's tuning was measured; inspect queries no GPU).
-  int const w_paper        = choose_low_plane_bytes(col.kind, h);
-  int const w_gpu          = fastpair::detail::auto_low_plane_bytes(col.kind, h, arch_bucket::sm90);
-  bool const split_gpu     = fastpair::detail::auto_split_stream(col.kind, h, arch_bucket::sm90);
+  int const w_paper        = paper_low_plane_bytes(col.kind, h);
+  int const w_gpu          = fastpair::detail::tuned_low_plane_bytes(col.kind, h, arch_bucket::sm90);
+  bool const split_gpu     = fastpair::detail::tuned_split_stream(col.kind, h, arch_bucket::sm90);
   char const* const paper_why = max_token_length(col.kind) <= 8 ? "FSST-12 tokens are at most 8 B"
                                 : w_paper == 16 ? "more than 60% of the coded tokens are longer than 8 B"
                                                 : "at most 60% of the coded tokens are longer than 8 B";
@@ -648,7 +648,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
     for (int l = 1; l <= 16; ++l) o << (l > 1 ? "," : "") << h[l];
     o << "],\"mean_token_length\":" << mean_token_length(h) << ",\"share_longer_than_8\":" << longer8
       << ",\"paper_rule_w\":" << w_paper << ",\"gpu_auto_w\":" << w_gpu << ",\"gpu_auto_arch\":\"sm_90\""
-      << ",\"gpu_auto_split_stream\":" << (split_gpu ? "true" : "false") << ",\"sidecar_stride\":" << col.sidecar_stride
+      << ",\"gpu_tuned_split_stream\":" << (split_gpu ? "true" : "false") << ",\"sidecar_stride\":" << col.sidecar_stride
       << ",\"sidecar_entries\":" << (col.sidecar.empty() ? 0 : col.sidecar.size())
       << ",\"stored\":{\"dictionary\":" << st.dictionary << ",\"codes\":" << st.codes << ",\"sidecar\":" << st.sidecar
       << ",\"row_metadata\":" << st.row_metadata << "},\"sidecar_pct_of_stored\":" << pct(st.sidecar, st.paper())
@@ -705,8 +705,8 @@ int cmd_inspect(std::vector<std::string> const& argv)
     std::printf("  %2d B %12" PRIu64 " %6.2f%%  %s\n", l, h[l], pct(h[l], col.num_codes), std::string(static_cast<std::size_t>(bar), '#').c_str());
   }
   std::printf("  mean token       %.3f B; %.2f%% of codes are longer than 8 B\n", mean_token_length(h), 100.0 * longer8);
-  std::printf("  chosen W, paper's rule     %2d (fastpair::choose_low_plane_bytes: %s)\n", w_paper, paper_why);
-  std::printf("  chosen W, GPU auto, sm_90  %2d (detail::auto_low_plane_bytes for sm_90 and newer, assumed, not "
+  std::printf("  chosen W, paper's rule     %2d (fastpair::paper_low_plane_bytes: %s)\n", w_paper, paper_why);
+  std::printf("  chosen W, GPU auto, sm_90  %2d (detail::tuned_low_plane_bytes for sm_90 and newer, assumed, not "
               "queried: %s)\n", w_gpu, gpu_why.c_str());
   std::printf("stored size\n");
   std::printf("  dictionary       %12" PRIu64 " B (token bytes + one length byte per entry)\n", st.dictionary);

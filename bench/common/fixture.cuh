@@ -85,7 +85,7 @@ inline compressed_column const& get_source(std::string const& name, codec kind)
 inline int paper_w(std::string const& name, codec kind)
 {
   auto const& src = get_source(name, kind);
-  return choose_low_plane_bytes(kind, token_length_histogram(src));
+  return paper_low_plane_bytes(kind, token_length_histogram(src));
 }
 
 /** The decode-time accelerators of a prepared benchmark column (prepare_options: all off = the
@@ -131,7 +131,7 @@ inline prepared& get_column(std::string const& name, codec kind, int w = 0, acce
   static std::map<std::string, std::unique_ptr<prepared>> cache;
   auto const& src = get_source(name, kind);
   auto const hist = token_length_histogram(src);
-  if (w == 0) w = detail::auto_low_plane_bytes(kind, hist, detail::current_arch_bucket());
+  if (w == 0) w = detail::tuned_low_plane_bytes(kind, hist, detail::current_arch_bucket());
   std::string const key = name + "/" + codec_name(kind) + "/w" + std::to_string(w) + acc.suffix();
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
   auto p    = std::make_unique<prepared>();

@@ -42,10 +42,9 @@ struct column_view {
   std::uint32_t num_tokens       = 0;  ///< codes >= num_tokens are corrupt
   std::uint32_t sidecar_stride   = 0;  ///< S, codes per segment
   std::uint32_t* error           = nullptr;  ///< device error word (decode_error_bits)
-  /// Texture objects over `lo` (one element = one W-byte entry) and `lengths` (one byte), made by
-  /// device_column::prepare; read by the configs with a texture gather_strategy.
-  cudaTextureObject_t lo_tex      = 0;
-  cudaTextureObject_t lengths_tex = 0;
+  /// Texture object over `lo` (one element = one W-byte entry), made by device_column::prepare;
+  /// read by the configs with a texture gather_strategy.
+  cudaTextureObject_t lo_tex = 0;
   /// The per-code length stream: token length - 1 of code i in bits 4(i mod 8) .. +3 of 32-bit
   /// word i / 8, zero-padded by 16 bytes; made by device_column::prepare (null if
   /// prepare_options::length_stream was false); read by gather_strategy::texture_low_streamed.

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
  * @file config.cuh
- * @brief The compile-time decode configuration `decode_config<K, W, H, T, B, E, D, G>` (tokens
- * per thread, low-plane width, hoisted rounds, threads per block, min blocks per SM, emit, drain
- * and gather strategies) and its name.
+ * @brief The compile-time decode configuration `decode_config<K, W, H, T, B, E, G>` (tokens
+ * per thread, low-plane width, hoisted rounds, threads per block, min blocks per SM, emit and
+ * gather strategies), the paper's configuration and a config's name.
  */
 #pragma once
 
@@ -35,18 +35,6 @@ enum class emit_strategy {
   register_words_short,
 };
 
-/** @brief How a warp copies its staged batch from shared to global memory. */
-enum class drain_strategy {
-  /// The lanes copy the stage: one 16-byte shared load + one streaming 16-byte global store per
-  /// lane and chunk (every byte passes through the LSU twice).
-  lanes,
-  /// sm_90+: one lane hands the batch's whole 16-byte chunks to the bulk-copy engine (TMA,
-  /// `cp.async.bulk` shared -> global) and the warp goes on with the next batch in a second stage
-  /// buffer; lanes only write the partial head and tail chunks. Needs emit_strategy::register_words.
-  /// Doubles the stage's shared memory. On older GPUs it compiles to the `lanes` drain.
-  bulk_copy,
-};
-
 /**
  * @brief Which SM pipe reads the dictionary entries (register_words only).
  *
@@ -62,8 +50,6 @@ enum class gather_strategy {
   /// The low-plane read (W bytes per code) goes through the texture pipe; length nibbles (and the
   /// high plane of W = 8 long tokens) through the LSU.
   texture_low,
-  /// The low-plane read and the length-nibble read both go through the texture pipe.
-  texture,
   /// The low-plane read goes through the texture pipe, and the token lengths are not gathered at
   /// all: they come from the column's per-code length stream (device_column, prepare_options::
   /// length_stream), loaded with the codes, 4 bits per code. Costs num_codes / 2 bytes of device
@@ -92,14 +78,15 @@ enum class gather_strategy {
  * @tparam ThreadsPerBlock T: 64, 128, 256 or 512.
  * @tparam MinBlocksPerSm B: `__launch_bounds__(T, B)` minimum resident blocks per SM, 1..8; caps
  *         registers at about 65536 / (T·B).
- * @tparam Emit **[optional]** the emit strategy; default: emit_strategy::staged_bytes (the paper's).
- * @tparam Drain **[optional]** the shared -> global drain; default: drain_strategy::lanes.
+ * @tparam Emit **[optional]** the emit strategy; default: emit_strategy::register_words (the
+ *         automatic configuration's; K >= 4). emit_strategy::staged_bytes is the paper's
+ *         (paper_config), the one for K < 4.
  * @tparam Gather **[optional]** the pipe of the dictionary reads; default: gather_strategy::global.
- *         The texture strategies need emit_strategy::register_words.
+ *         The texture strategies need a register_words emit.
  */
 template <int TokensPerThread, int LowPlaneBytes, int HoistedRounds, int ThreadsPerBlock,
-          int MinBlocksPerSm, emit_strategy Emit = emit_strategy::staged_bytes,
-          drain_strategy Drain = drain_strategy::lanes, gather_strategy Gather = gather_strategy::global>
+          int MinBlocksPerSm, emit_strategy Emit = emit_strategy::register_words,
+          gather_strategy Gather = gather_strategy::global>
 struct decode_config {
   static constexpr int tokens_per_thread = TokensPerThread;  ///< K
   static constexpr int low_plane_bytes   = LowPlaneBytes;    ///< W
@@ -107,7 +94,6 @@ struct decode_config {
   static constexpr int threads_per_block = ThreadsPerBlock;  ///< T
   static constexpr int min_blocks_per_sm = MinBlocksPerSm;   ///< B
   static constexpr emit_strategy emit    = Emit;
-  static constexpr drain_strategy drain  = Drain;
   static constexpr gather_strategy gather = Gather;
   /// Gather takes the token lengths from the per-code length stream (texture_low_streamed).
   /// register_words or register_words_short: the kernel of warp_decode_words.cuh
@@ -128,10 +114,9 @@ struct decode_config {
                   ThreadsPerBlock == 512,
                 "T (threads per block) must be 64, 128, 256 or 512");
   static_assert(MinBlocksPerSm >= 1 && MinBlocksPerSm <= 8, "B (min blocks per SM) must be in 1..8");
-  static_assert(!emits_words || TokensPerThread >= 4, "the register_words strategies need K >= 4");
+  static_assert(!emits_words || TokensPerThread >= 4,
+                "the register_words strategies need K >= 4 (emit_strategy::staged_bytes for smaller K)");
   static_assert(!short_tokens || LowPlaneBytes == 8, "register_words_short needs W = 8");
-  static_assert(Drain == drain_strategy::lanes || emits_words,
-                "the bulk_copy drain is implemented for the register_words strategies only");
   static_assert(Gather == gather_strategy::global || emits_words,
                 "texture gathers are implemented for the register_words strategies only");
 };
@@ -139,8 +124,8 @@ struct decode_config {
 /** @brief True if `C` is a specialization of decode_config. */
 template <class C>
 struct is_decode_config : std::false_type {};
-template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D, gather_strategy G>
-struct is_decode_config<decode_config<K, W, H, T, B, E, D, G>> : std::true_type {};
+template <int K, int W, int H, int T, int B, emit_strategy E, gather_strategy G>
+struct is_decode_config<decode_config<K, W, H, T, B, E, G>> : std::true_type {};
 
 /**
  * @brief `Config` with its token lengths gathered (texture_low) where it streams them
@@ -151,26 +136,29 @@ template <class Config>
 struct with_gathered_lengths {
   using type = Config;
 };
-template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
-struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low_streamed>> {
-  using type = decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low>;
+template <int K, int W, int H, int T, int B, emit_strategy E>
+struct with_gathered_lengths<decode_config<K, W, H, T, B, E, gather_strategy::texture_low_streamed>> {
+  using type = decode_config<K, W, H, T, B, E, gather_strategy::texture_low>;
 };
-template <int K, int W, int H, int T, int B, emit_strategy E, drain_strategy D>
-struct with_gathered_lengths<decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low_fused>> {
-  using type = decode_config<K, W, H, T, B, E, D, gather_strategy::texture_low>;
+template <int K, int W, int H, int T, int B, emit_strategy E>
+struct with_gathered_lengths<decode_config<K, W, H, T, B, E, gather_strategy::texture_low_fused>> {
+  using type = decode_config<K, W, H, T, B, E, gather_strategy::texture_low>;
 };
+
+/** @brief Tag selecting the automatic configuration (tuning.cuh; the default of decode_column's
+ *  Config). */
+struct auto_config {};
 
 /**
  * @brief The paper's configuration (K=6, H=1, T=256, B=4) for a given W: the named reference that
  * every improvement is measured against, side by side.
  */
 template <int W>
-using paper_config = decode_config<6, W, 1, 256, 4>;
+using paper_config = decode_config<6, W, 1, 256, 4, emit_strategy::staged_bytes>;
 
 /** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".swords" for
- *  register_words_short, ".bulk" for the bulk_copy drain, ".texlo" / ".tex" / ".texls" /
- *  ".texlf" for the texture gather strategies): the config's name in test names, benchmark
- *  names and logs. */
+ *  register_words_short, ".texlo" / ".texls" / ".texlf" for the texture gather strategies): the
+ *  config's name in test names, benchmark names and logs. */
 template <class Config>
 std::string config_name()
 {
@@ -181,9 +169,7 @@ std::string config_name()
          (Config::emit == emit_strategy::register_words         ? ".words"
           : Config::emit == emit_strategy::register_words_short ? ".swords"
                                                                 : "") +
-         (Config::drain == drain_strategy::bulk_copy ? ".bulk" : "") +
          (Config::gather == gather_strategy::texture_low            ? ".texlo"
-          : Config::gather == gather_strategy::texture              ? ".tex"
           : Config::gather == gather_strategy::texture_low_streamed ? ".texls"
           : Config::gather == gather_strategy::texture_low_fused    ? ".texlf"
                                                                     : "");

@@ -107,20 +107,6 @@ void check_output(string_column_view<OffsetT> const& out, std::uint64_t rows, st
                      std::string(size) + " " + std::to_string(bytes) + " overflows int32 offsets: use int64");
 }
 
-/** @brief Checks that `col` has what Config reads beyond its planes. @throw logic_error naming it. */
-template <class Config>
-void check_config_applies(device_column const& col)
-{
-  FASTPAIR_EXPECTS(!Config::streams_lengths || col.has_length_stream(),
-                   "config " + config_name<Config>() +
-                     " reads the per-code length stream; the column was prepared without it (prepare_options::length_stream)");
-  FASTPAIR_EXPECTS(!Config::fused_codes || col.has_fused_codes(),
-                   "config " + config_name<Config>() +
-                     " reads fused codes, which only OnPair-12 and FSST-12 columns have (prepare_options::fused_codes)");
-  FASTPAIR_EXPECTS(!Config::short_tokens || !col.has_high_plane(),
-                   "config " + config_name<Config>() +
-                     " (register_words_short) decodes only columns without tokens of more than 8 bytes (FSST-12)");
-}
 /** @throw decode_error naming the bits of a nonzero device error word (decode_error_bits). */
 inline void throw_decode_errors(std::uint32_t e)
 {
@@ -131,9 +117,6 @@ inline void throw_decode_errors(std::uint32_t e)
                        ((e & kernel_not_built) ? " a kernel ran on an architecture it was not built for;" : ""));
 }
 }  // namespace detail
-
-/** @brief Tag selecting the automatic configuration (the default of decode_column's Config). */
-struct auto_config {};
 
 namespace detail {
 template <class Config, class OffsetT>
@@ -193,15 +176,7 @@ void decode_located(device_column const& col, std::uint64_t row_begin, std::uint
   // nothing from it; launch_offsets_pass).
   bool decoding = false;
   if (bytes != 0) {
-    auto* const chars = reinterpret_cast<unsigned char*>(out.chars);
-    if constexpr (std::is_same_v<Config, auto_config>) {
-      FASTPAIR_CUDA_TRY(detail::dispatch_auto(col, row_begin, row_end, rr, chars, stream, &decoding));
-    } else {
-      static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config<K, W, H, T, B>");
-      detail::check_config_applies<Config>(col);
-      FASTPAIR_CUDA_TRY(detail::launch_decode<Config>(col.view<Config::low_plane_bytes>(), rr.c0, rr.c1, chars, rr.b0,
-                                                      bytes, stream, &decoding));
-    }
+    decode_rows<Config>(col, row_begin, row_end, rr, reinterpret_cast<unsigned char*>(out.chars), stream, &decoding);
   }
   if (out.offsets == nullptr) return;
   if (col.row_length_bytes() != 0)
@@ -296,13 +271,9 @@ struct decode_chunks {
       checked = true;
     }
     bool decoding = false;
-    if (c.code_end > c.code_begin && col.decoded_bytes() != 0)
-      FASTPAIR_CUDA_TRY(with_auto_config(col, [&](auto tag) {
-        using config = typename decltype(tag)::type;
-        return launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), c.code_begin, c.code_end,
-                                                          reinterpret_cast<unsigned char*>(out.chars), 0,
-                                                          col.decoded_bytes(), stream, &decoding);
-      }));
+    if (col.decoded_bytes() != 0)
+      decode_codes<auto_config>(col, c.code_begin, c.code_end, reinterpret_cast<unsigned char*>(out.chars), 0,
+                                col.decoded_bytes(), stream, &decoding);
     if (out.offsets == nullptr || (c.row_end == c.row_begin && c.row_end != col.num_rows())) return;
     auto offsets = [&](auto v) {
       return launch_row_offsets_from_codes(v, col.counts_view(), col.device_block_codes(), col.device_block_bytes(),

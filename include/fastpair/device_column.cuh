@@ -99,7 +99,7 @@ class device_column {
     }
     if (opt.split_stream && col.kind == codec::onpair12) {
       auto const h = token_length_histogram(col);
-      if (detail::auto_split_stream(col.kind, h, arch)) {
+      if (detail::tuned_split_stream(col.kind, h, arch)) {
         std::uint64_t long_codes = 0;
         for (int len = 9; len <= 16; ++len) long_codes += h[len];
         std::uint64_t const words = n + long_codes;
@@ -167,7 +167,7 @@ class device_column {
     s.dict_byte_count = col.dict.bytes.size();
     device_column d   = prepare_sections(
       s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr, detail::no_chunk_work{}, true);
-    if (opt.split_stream && detail::auto_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
+    if (opt.split_stream && detail::tuned_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
       d.upload_split_stream(col, stream);
     return d;
   }
@@ -383,7 +383,6 @@ class device_column {
     v.sidecar_stride = stride_;
     v.error          = const_cast<std::uint32_t*>(error_.data());
     v.lo_tex         = lo_tex_.get();
-    v.lengths_tex    = lengths_tex_.get();
     v.code_lengths   = reinterpret_cast<std::uint8_t const*>(code_lengths_.data());
     v.code_words     = code_words_.data();
     return v;
@@ -765,7 +764,7 @@ class device_column {
   std::uint64_t split_num_codes_    = 0;
   std::uint32_t split_num_tokens_   = 0;
   std::vector<std::uint64_t> split_row_code_offsets_;
-  texture_object lo_tex_, lengths_tex_, split_lo_tex_;  // declared last: destroyed before the memory they read
+  texture_object lo_tex_, split_lo_tex_;  // declared last: destroyed before the memory they read
 };
 
 
@@ -939,7 +938,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   if (r.flags & counts_exceed_codes)  // checked before anything follows the row index
     fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
   for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.sample[len];  // the sample's, until all are counted
-  int const w = opt.low_plane_bytes ? opt.low_plane_bytes : auto_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
+  int const w = opt.low_plane_bytes ? opt.low_plane_bytes : tuned_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.w_        = w;
   {
     d.lo_ptr_ = alloc_texture_aligned(std::size_t{entries} * w, d.lo_, stream, mr);
@@ -948,13 +947,12 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
                                                             s.dict_byte_count, d.num_tokens_, entries, w,
                                                             const_cast<std::uint8_t*>(d.lo_ptr_), d.hi_.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
-    // Texture objects over the low plane and the lengths, for the texture gather strategies
-    // (config.cuh, gather_strategy): one element per entry (W bytes) and per byte.
+    // A texture object over the low plane, for the texture gather strategies (config.cuh,
+    // gather_strategy): one element per entry (W bytes).
     auto const u32 = cudaChannelFormatKindUnsigned;
     d.lo_tex_      = texture_object(d.lo_ptr_, std::size_t{entries} * w,
                                     w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
                                     stream);
-    d.lengths_tex_ = texture_object(d.lengths_ptr_, entries / 2, cudaCreateChannelDesc(8, 0, 0, 0, u32), stream);
   }
 
   // 4. Chunk by chunk: checksum of its codes; the sidecar of the segments now complete (stored,

@@ -378,13 +378,21 @@ inline double mean_token_length(length_histogram const& h) noexcept
 }
 
 /**
- * @brief The automatic low-plane width W for a column: 8 ("split read") unless more than 60 % of
- * the coded tokens exceed 8 bytes, then 16 (the paper's rule, DESIGN.md §3). FSST-12 is always 8.
+ * @brief The paper's low-plane width W for a column (the FastPair paper's rule): 8 ("split read") unless more
+ * than 60 % of the coded tokens exceed 8 bytes, then 16; FSST-12 is always 8. What preparation
+ * uses on GPUs without tuned entries (sm_80 and older); sm_90+ use detail::tuned_low_plane_bytes.
  */
-inline int choose_low_plane_bytes(codec c, length_histogram const& h) noexcept
+inline int paper_low_plane_bytes(codec c, length_histogram const& h) noexcept
 {
   if (max_token_length(c) <= 8) return 8;
   return share_longer_than(h, 8) > 0.60 ? 16 : 8;
+}
+
+/// @deprecated the former name of paper_low_plane_bytes (the paper's rule, not the automatic W)
+[[deprecated("use fastpair::paper_low_plane_bytes")]] inline int choose_low_plane_bytes(codec c,
+                                                                                     length_histogram const& h) noexcept
+{
+  return paper_low_plane_bytes(c, h);
 }
 
 /** @brief Stored sizes of a column, for compression ratios. */

@@ -21,7 +21,7 @@ namespace fastpair {
  * gain when it was added is in docs/notes/decoder-history-2026-11.md (issue 7's levers).
  */
 struct prepare_options {
-  int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::auto_low_plane_bytes)
+  int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::tuned_low_plane_bytes)
   /// Check the column's content: section checksums, codes < dictionary size, row code counts
   /// summing to num_codes, the decoded size and a stored sidecar against the token lengths (on
   /// the GPU for stored images; a compressed_column is checked on the host with validate()).
@@ -36,7 +36,7 @@ struct prepare_options {
   /// stream (2 bytes per code: code and token length in one 16-bit word) that
   /// gather_strategy::texture_low_fused reads; the automatic config then uses it.
   bool fused_codes = false;
-  /// Accelerator for OnPair-12 columns of mostly short tokens on sm_90+ (detail::auto_split_stream),
+  /// Accelerator for OnPair-12 columns of mostly short tokens on sm_90+ (detail::tuned_split_stream),
   /// from a compressed_column only (built on the host): every token longer than 8 bytes becomes
   /// two codes (build_split_stream in planes.hpp), so the short-token emit can decode the column.
   /// Costs 2 bytes per split code, 8 bytes per row (host) and 68 KiB of planes.

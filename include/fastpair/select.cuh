@@ -52,19 +52,13 @@
 namespace fastpair {
 
 /**
- * @brief Selectivity (selected rows / column rows) at or above which select_strategy::automatic
- * decodes the whole column and compacts it instead of decoding only the selected rows.
- * 1.0 (dense only when every row is selected): the selective path beat decode-then-filter at
- * every selectivity measured up to 50 % (H200, fastpair_bench_select, docs/SELECTIVE.md), and
- * at 100 % both paths decode the one run directly. The dense path's compaction
- * (cub::DeviceMemcpy::Batched, one buffer per run) is slow for many small runs; a faster
- * compaction would bring the crossover down (docs/SELECTIVE.md).
+ * @brief How decode_selected materialises the rows. The automatic choice is `selective`: it beat
+ * decode-then-filter at every selectivity measured up to 50 % on four columns (H200,
+ * fastpair_bench_select, docs/SELECTIVE.md), and where every row is selected both decode the one
+ * run directly. decode_then_filter stays as the reference the selective path is measured against.
  */
-inline constexpr double select_dense_crossover = 1.0;
-
-/** @brief How decode_selected materialises the rows. */
 enum class select_strategy {
-  automatic,           ///< selective below select_dense_crossover, decode_then_filter at or above it
+  automatic,           ///< selective (the measured winner)
   selective,           ///< filter-then-materialise: gather the selected codes, decode only those
   decode_then_filter,  ///< decode the whole column into a temporary, then copy the selected rows out
 };
@@ -102,11 +96,10 @@ class select_plan {
   bool contiguous() const noexcept { return num_pieces_ == 1; }
   /** @brief The one run of a contiguous() plan (host copy). */
   row_range single_run() const noexcept { return single_; }
-  /** @brief The strategy `s` resolves to for this plan (automatic -> by select_dense_crossover). */
+  /** @brief The strategy `s` resolves to for this plan (automatic -> selective). */
   select_strategy resolve(select_strategy s) const noexcept
   {
-    if (s != select_strategy::automatic) return s;
-    return selectivity() >= select_dense_crossover ? select_strategy::decode_then_filter : select_strategy::selective;
+    return s == select_strategy::automatic ? select_strategy::selective : s;
   }
 
  private:
@@ -295,15 +288,15 @@ inline void decode_selected_codes(device_column const& col, select_plan const& p
     v.num_codes      = n_codes;
     v.sidecar        = sidecar;
     v.sidecar_stride = static_cast<std::uint32_t>(stride);
-    return launch_decode<config, decltype(tag)::arch>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
+    launch_decode<config, decltype(tag)::arch>(v, 0, n_codes, chars, 0, plan.bytes(), stream);
   };
-  FASTPAIR_CUDA_TRY(with_auto_config(col, run));
+  with_auto_config(col, run);
 }
 
 /** Rows [r.begin, r.end) decoded straight into `chars`, as decode_column does for a row range. */
 inline void decode_run(device_column const& col, row_range r, unsigned char* chars, cuda::stream_ref stream)
 {
-  FASTPAIR_CUDA_TRY(dispatch_auto(col, r.begin, r.end, chars, stream));
+  decode_rows<auto_config>(col, r.begin, r.end, col.locate_rows(r.begin, r.end, stream), chars, stream);
 }
 
 /** Decode-then-filter: decode every code into a temporary, copy the pieces' bytes out. */
@@ -312,7 +305,7 @@ inline void decode_selected_dense(device_column const& col, select_plan const& p
 {
   if (plan.num_rows() == col.num_rows()) return decode_run(col, {0, col.num_rows()}, chars, stream);  // nothing to filter
   device_buffer<unsigned char> all(col.decoded_bytes(), stream, mr);
-  FASTPAIR_CUDA_TRY(dispatch_auto(col, 0, col.num_rows(), all.data(), stream));
+  decode_run(col, {0, col.num_rows()}, all.data(), stream);
   device_row_ranges const pcs = plan.pieces();
   copy_pieces(pcs.count, piece_source{all.data(), pcs.ranges, col.device_row_byte_offsets(), 1},
               piece_destination{chars, select_plan_access::sums(plan), false},

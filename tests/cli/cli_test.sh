@@ -89,9 +89,9 @@ expect "--version" 0 "^fastpair [0-9]+\.[0-9]+\.[0-9]+" "$bin" --version
 
 for codec in onpair16 onpair12 fsst12 auto; do
   expect "compress $codec" 0 "ratio" "$bin" compress gen.txt -o "gen_$codec.fpc" --codec "$codec"
-  expect "inspect $codec" 0 "chosen W, paper's rule +(8|16) \(fastpair::choose_low_plane_bytes: " "$bin" inspect "gen_$codec.fpc" --top 3
-  expect "inspect $codec: the GPU's rule, named" 0 "chosen W, GPU auto, sm_90 +(8|16) \(detail::auto_low_plane_bytes for sm_90 and newer" "$bin" inspect "gen_$codec.fpc"
-  expect "inspect --json $codec" 0 "\"paper_rule_w\":(8|16),\"gpu_auto_w\":(8|16),\"gpu_auto_arch\":\"sm_90\",\"gpu_auto_split_stream\":(true|false)," "$bin" inspect "gen_$codec.fpc" --json
+  expect "inspect $codec" 0 "chosen W, paper's rule +(8|16) \(fastpair::paper_low_plane_bytes: " "$bin" inspect "gen_$codec.fpc" --top 3
+  expect "inspect $codec: the GPU's rule, named" 0 "chosen W, GPU auto, sm_90 +(8|16) \(detail::tuned_low_plane_bytes for sm_90 and newer" "$bin" inspect "gen_$codec.fpc"
+  expect "inspect --json $codec" 0 "\"paper_rule_w\":(8|16),\"gpu_auto_w\":(8|16),\"gpu_auto_arch\":\"sm_90\",\"gpu_tuned_split_stream\":(true|false)," "$bin" inspect "gen_$codec.fpc" --json
   expect "inspect $codec: device memory by prepare option" 0 "^  default \(lean\) +[0-9]+ B, [0-9.]+ x the .fpc file" "$bin" inspect "gen_$codec.fpc"
   expect "inspect $codec: file size of both .fpc versions" 0 "^  version 1 +[0-9]+ B, ratio " "$bin" inspect "gen_$codec.fpc"
   expect "inspect --json $codec: device bytes and file sizes" 0 "\"fpc_v1_bytes\":[0-9]+,\"fpc_v2_bytes\":[0-9]+,.*\"device_bytes_default\":[0-9]+,\"device_bytes_length_stream\":[0-9]+,\"device_bytes_fused_codes\":[0-9]+,\"device_bytes_split_stream\":[0-9]+,\"device_bytes_row_offsets\":[0-9]+,\"device_bytes_row_lengths\":[0-9]+,\"device_bytes_old_defaults\":[0-9]+,\"fused_codes_applies\":(true|false),\"split_stream_applies\":(true|false),\"row_lengths_applies\":(true|false),\"row_lengths_in_default\":(true|false)" "$bin" inspect "gen_$codec.fpc" --json

@@ -51,13 +51,13 @@ fastpair::compressed_column two_length_column(codec kind, int short_len, int lon
 TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
 {
   // Expected values written out from the documented rules, for columns far from each threshold:
-  // - the paper's W (choose_low_plane_bytes, any GPU but sm_90+): 16 iff > 60 % of the coded
+  // - the paper's W (paper_low_plane_bytes, any GPU but sm_90+): 16 iff > 60 % of the coded
   //   tokens exceed 8 bytes; FSST-12 always 8;
-  // - sm_90+ W (detail::auto_low_plane_bytes): FSST-12 8; OnPair-16 8 iff < 14 % exceed 8 bytes
+  // - sm_90+ W (detail::tuned_low_plane_bytes): FSST-12 8; OnPair-16 8 iff < 14 % exceed 8 bytes
   //   and the mean token is >= 3 bytes; otherwise (OnPair-12 included) 16;
-  // - sm_90+ split stream (detail::auto_split_stream): OnPair-12 with < 20 % longer than 8 bytes;
-  // - streamed lengths (detail::streams_lengths_pays_off): a length stream and mean token < 9 B;
-  // - sm_90+ config: K8 H0 T256 B3 (default_config<sm90>); 12-bit columns read fused codes
+  // - sm_90+ split stream (detail::tuned_split_stream): OnPair-12 with < 20 % longer than 8 bytes;
+  // - streamed lengths (select_policy): a length stream, no fused codes and mean token < 9 B;
+  // - sm_90+ config: K8 H0 T256 B3 (tuned_config<sm90>); 12-bit columns read fused codes
   //   (.texlf), FSST-12 (W 8, no high plane) with the short-token emit (.swords); OnPair-16 streams
   //   lengths (.texls) or gathers them (.texlo); a split stream decodes with the split config.
   // These need the accelerators, which are opt-in (prepare_options): length stream, fused codes,
@@ -101,7 +101,7 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
     // The input is what the expectations assume (to rounding over the last partial 10 codes).
     REQUIRE(fastpair::share_longer_than(hist, 8) == Approx(e.long_len > 8 ? e.long_per_10 / 10.0 : 0.0).margin(1e-3));
     REQUIRE(fastpair::mean_token_length(hist) == Approx(e.mean).margin(1e-2));
-    REQUIRE(fastpair::choose_low_plane_bytes(e.kind, hist) == e.paper_w);
+    REQUIRE(fastpair::paper_low_plane_bytes(e.kind, hist) == e.paper_w);
     fastpair::prepare_options accel;
     accel.length_stream = accel.fused_codes = accel.split_stream = true;
     auto const dcol = fastpair::device_column::prepare(col, {}, accel);
@@ -110,7 +110,21 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
     // 12-bit columns get the fused code stream, OnPair-16 columns cannot have one.
     REQUIRE(dcol.has_fused_codes() == (e.kind != codec::onpair16));
     REQUIRE(dcol.has_length_stream());
-    REQUIRE(fastpair::detail::streams_lengths_pays_off(dcol) == e.streamed);
+    // The policy is a host function of the column and the bucket: checked for sm_90 on any GPU.
+    using G          = fastpair::gather_strategy;
+    auto const sm90p = fastpair::select_policy(dcol, fastpair::arch_bucket::sm90);
+    REQUIRE(sm90p.arch == fastpair::arch_bucket::sm90);
+    REQUIRE(sm90p.low_plane_bytes == dcol.low_plane_bytes());
+    REQUIRE(sm90p.gather == (dcol.has_fused_codes() ? G::texture_low_fused
+                             : e.streamed           ? G::texture_low_streamed
+                                                    : G::texture_low));
+    REQUIRE((sm90p.emit == fastpair::emit_strategy::register_words_short) == (e.kind == codec::fsst12));
+    REQUIRE(sm90p.split_stream == dcol.has_split_stream());
+    REQUIRE(fastpair::select_policy(dcol, fastpair::arch_bucket::sm100).gather == sm90p.gather);  // sm_90 entries
+    auto const generic = fastpair::select_policy(dcol, fastpair::arch_bucket::generic);  // the paper's
+    REQUIRE(generic.gather == G::global);
+    REQUIRE(generic.emit == fastpair::emit_strategy::staged_bytes);
+    REQUIRE_FALSE(generic.split_stream);
     if (hopper_or_newer) {
       REQUIRE(dcol.has_split_stream() == e.split);
       REQUIRE(fastpair::auto_config_name(dcol) == std::string(e.sm90_config));
@@ -127,7 +141,7 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
     REQUIRE_FALSE(lean.has_length_stream());
     REQUIRE_FALSE(lean.has_split_stream());
     REQUIRE_FALSE(lean.has_row_offsets());
-    REQUIRE_FALSE(fastpair::detail::streams_lengths_pays_off(lean));
+    REQUIRE(fastpair::select_policy(lean, fastpair::arch_bucket::sm90).gather == G::texture_low);
     REQUIRE(lean.device_bytes() < dcol.device_bytes());
     ft::check_decode<fastpair::auto_config>(lean, fastpair::decode_reference(col), 0, col.num_rows());
     REQUIRE(fastpair::decompress(lean).to_host() == fastpair::decode_reference(col));
@@ -455,7 +469,7 @@ TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu]
   auto const dcol     = fastpair::device_column::prepare(col, {}, opt);
   REQUIRE_FALSE(dcol.has_length_stream());
   REQUIRE(dcol.view<16>().code_lengths == nullptr);
-  REQUIRE_FALSE(fastpair::detail::streams_lengths_pays_off(dcol));
+  REQUIRE(fastpair::select_policy(dcol, fastpair::arch_bucket::sm90).gather == fastpair::gather_strategy::texture_low);
   auto const arch = fastpair::detail::current_arch_bucket();
   if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
     REQUIRE(fastpair::auto_config_name(dcol) ==
@@ -551,12 +565,11 @@ TEST_CASE("fused codes and the short-token emit are refused where they do not ap
 {
   using G      = fastpair::gather_strategy;
   using swords = fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words_short,
-                                         fastpair::drain_strategy::lanes, G::texture_low_streamed>;
-  using texlf  = fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                         fastpair::drain_strategy::lanes, G::texture_low_fused>;
+                                         G::texture_low_streamed>;
+  using texlf  = fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words, G::texture_low_fused>;
   static_assert(std::is_same_v<fastpair::with_gathered_lengths<texlf>::type,
                                fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                                       fastpair::drain_strategy::lanes, G::texture_low>>);
+                                                       G::texture_low>>);
   REQUIRE(fastpair::config_name<swords>() == "k8.w8.h0.t256.b3.swords.texls");
   REQUIRE(fastpair::config_name<texlf>() == "k8.w8.h0.t256.b3.words.texlf");
   fastpair::prepare_options opt;
@@ -571,18 +584,19 @@ TEST_CASE("fused codes and the short-token emit are refused where they do not ap
   REQUIRE_THROWS_AS(dcol16.build_fused_codes(), std::logic_error);
   fastpair::device_buffer<unsigned char> out(col16.decoded_bytes(), cudaStream_t{});
   auto const v16 = dcol16.view<8>();
-  REQUIRE(fastpair::detail::launch_decode<swords>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}) ==
-          cudaErrorInvalidValue);
-  REQUIRE(fastpair::detail::launch_decode<texlf>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}) ==
-          cudaErrorInvalidResourceHandle);
+  REQUIRE_THROWS_WITH(fastpair::detail::launch_decode<swords>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}),
+                      Catch::Contains("register_words_short"));
+  REQUIRE_THROWS_WITH(fastpair::detail::launch_decode<texlf>(v16, 0, v16.num_codes, out.data(), 0, out.size(), {}),
+                      Catch::Contains("fused codes"));
   // OnPair-12 at W = 8 has a high plane: the short-token emit is refused, fused codes work.
   auto const col12  = sample_column(codec::onpair12, 500, 26);
   auto const dcol12 = fastpair::device_column::prepare(col12, {}, opt);
   REQUIRE(dcol12.has_high_plane());
   REQUIRE_THROWS_WITH((fastpair::decompress<std::int64_t, swords>(dcol12)), Catch::Contains("register_words_short"));
   REQUIRE_THROWS_WITH((fastpair::decompress<std::int64_t, texlf>(dcol16)), Catch::Contains("fused codes"));
-  REQUIRE(fastpair::detail::launch_decode<swords>(dcol12.view<8>(), 0, col12.num_codes, out.data(), 0, 0, {}) ==
-          cudaErrorInvalidValue);
+  // The requirement is checked before the empty window is: one check, one error type.
+  REQUIRE_THROWS_AS(fastpair::detail::launch_decode<swords>(dcol12.view<8>(), 0, col12.num_codes, out.data(), 0, 0, {}),
+                    fastpair::logic_error);
   ft::check_decode<texlf>(dcol12, fastpair::decode_reference(col12), 0, col12.num_rows());
   FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
   REQUIRE(dcol12.read_and_clear_errors() == 0);
@@ -596,28 +610,25 @@ TEST_CASE("a texture-gather config needs the view's texture objects", "[gpu][dec
   opt.length_stream   = true;  // texture_low_streamed reads it
   auto const dcol = fastpair::device_column::prepare(col, {}, opt);
   using texlo = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                        fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low>;
-  using tex = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                      fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture>;
+                                        fastpair::gather_strategy::texture_low>;
   using texls = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                        fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture_low_streamed>;
+                                        fastpair::gather_strategy::texture_low_streamed>;
+  using global = fastpair::decode_config<8, 16, 0, 256, 3>;  // register_words and LSU gathers by default
   static_assert(std::is_same_v<fastpair::with_gathered_lengths<texls>::type, texlo>);
-  static_assert(std::is_same_v<fastpair::with_gathered_lengths<tex>::type, tex>);
+  static_assert(std::is_same_v<fastpair::with_gathered_lengths<global>::type, global>);
+  static_assert(global::emit == fastpair::emit_strategy::register_words);
   fastpair::device_buffer<unsigned char> out(col.decoded_bytes(), cudaStream_t{});
   auto v = dcol.view<16>();
   REQUIRE(v.lo_tex != 0);
-  REQUIRE(v.lengths_tex != 0);
   REQUIRE(v.code_lengths != nullptr);
   v.code_lengths = nullptr;  // texture_low_streamed reads it
-  REQUIRE(fastpair::detail::launch_decode<texls>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
-          cudaErrorInvalidResourceHandle);
-  v.lengths_tex = 0;  // texture_low does not read it; texture does
-  REQUIRE(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) == cudaSuccess);
-  REQUIRE(fastpair::detail::launch_decode<tex>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
-          cudaErrorInvalidResourceHandle);
+  REQUIRE_THROWS_WITH(fastpair::detail::launch_decode<texls>(v, 0, v.num_codes, out.data(), 0, out.size(), {}),
+                      Catch::Contains("length stream"));
+  fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {});
   v.lo_tex = 0;
-  REQUIRE(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}) ==
-          cudaErrorInvalidResourceHandle);
+  REQUIRE_THROWS_WITH(fastpair::detail::launch_decode<texlo>(v, 0, v.num_codes, out.data(), 0, out.size(), {}),
+                      Catch::Contains("texture object"));
+  fastpair::detail::launch_decode<global>(v, 0, v.num_codes, out.data(), 0, out.size(), {});  // reads no texture
   FASTPAIR_CUDA_TRY(cudaDeviceSynchronize());
   std::vector<unsigned char> host(out.size());
   FASTPAIR_CUDA_TRY(cudaMemcpy(host.data(), out.data(), host.size(), cudaMemcpyDeviceToHost));

@@ -3,14 +3,13 @@
 // Byte-for-byte equality of the GPU decoder with the CPU reference over a covering set of configs:
 // every value of every knob (K 1..8, W 8/16, H 0..K, T 64..512, B 1..8) appears at least once for
 // the paper's staged_bytes strategy, and K 4..8, W 8/16, T 64..512, B 1..8 for register_words;
-// the bulk_copy drain with W 8 and 16 (groups 1 and 3); the gather strategies global, texture_low,
-// texture and texture_low_streamed with W 8 and 16 (texture_low: groups 0, 3; texture: groups 2, 3;
-// texture_low_streamed: group 1 with K = 8, whose lengths load as whole words, and group 2 with
-// K = 7, which loads them byte by byte).
+// the gather strategies global, texture_low and texture_low_streamed with W 8 and 16 (texture_low:
+// groups 0, 2, 3; texture_low_streamed: group 1 with K = 8, whose lengths load as whole words, and
+// group 2 with K = 7, which loads them byte by byte).
 // Group 4 covers what only applies to some codecs, on OnPair-12 and FSST-12 columns:
 // texture_low_fused (dictionaries of <= 4 096 entries) with W 8 and 16 and K 4, 7, 8, and the
 // register_words_short emit (tokens of <= 8 bytes: FSST-12) with the fused, streamed and global
-// reads and the bulk-copy drain.
+// reads.
 // The list is split into groups, one executable each (FASTPAIR_TEST_CONFIG_GROUP), so nvcc's
 // time and memory stay bounded on 2-core machines.
 #include "utils/generators.hpp"
@@ -26,31 +25,31 @@
 
 using fastpair::decode_config;
 constexpr auto words = fastpair::emit_strategy::register_words;
-[[maybe_unused]] constexpr auto bulk  = fastpair::drain_strategy::bulk_copy;
-[[maybe_unused]] constexpr auto lanes = fastpair::drain_strategy::lanes;
 [[maybe_unused]] constexpr auto texlo = fastpair::gather_strategy::texture_low;
-[[maybe_unused]] constexpr auto tex   = fastpair::gather_strategy::texture;
 [[maybe_unused]] constexpr auto texls = fastpair::gather_strategy::texture_low_streamed;
 [[maybe_unused]] constexpr auto texlf = fastpair::gather_strategy::texture_low_fused;
 [[maybe_unused]] constexpr auto global = fastpair::gather_strategy::global;
 [[maybe_unused]] constexpr auto swords = fastpair::emit_strategy::register_words_short;
+/// The paper's emit (staged_bytes): the kernel of every K, and the only one that uses H.
+template <int K, int W, int H, int T, int B>
+using staged = decode_config<K, W, H, T, B, fastpair::emit_strategy::staged_bytes>;
 // clang-format off
 #if FASTPAIR_TEST_CONFIG_GROUP == 0
-using cfg_a = decode_config<1, 8, 0, 64, 1>; using cfg_b = decode_config<6, 8, 1, 256, 4>; using cfg_c = decode_config<6, 16, 1, 256, 4>;
-using cfg_d = decode_config<4, 16, 0, 256, 4, words, lanes, texlo>; using cfg_e = decode_config<4, 8, 0, 64, 1, words>;
+using cfg_a = staged<1, 8, 0, 64, 1>; using cfg_b = staged<6, 8, 1, 256, 4>; using cfg_c = staged<6, 16, 1, 256, 4>;
+using cfg_d = decode_config<4, 16, 0, 256, 4, words, texlo>; using cfg_e = decode_config<4, 8, 0, 64, 1, words>;
 #elif FASTPAIR_TEST_CONFIG_GROUP == 1
-using cfg_a = decode_config<2, 16, 2, 128, 2>; using cfg_b = decode_config<3, 8, 3, 256, 3>; using cfg_c = decode_config<8, 8, 8, 64, 8>;
-using cfg_d = decode_config<8, 8, 0, 256, 3, words, lanes, texls>; using cfg_e = decode_config<8, 16, 0, 128, 5, words, bulk>;
+using cfg_a = staged<2, 16, 2, 128, 2>; using cfg_b = staged<3, 8, 3, 256, 3>; using cfg_c = staged<8, 8, 8, 64, 8>;
+using cfg_d = decode_config<8, 8, 0, 256, 3, words, texls>; using cfg_e = decode_config<8, 16, 0, 128, 5, words>;
 #elif FASTPAIR_TEST_CONFIG_GROUP == 2
-using cfg_a = decode_config<4, 8, 2, 512, 1>; using cfg_b = decode_config<5, 8, 5, 64, 5>; using cfg_c = decode_config<7, 8, 7, 128, 6>;
-using cfg_d = decode_config<5, 8, 0, 128, 2, words, lanes, tex>; using cfg_e = decode_config<7, 16, 0, 256, 6, words, lanes, texls>;
+using cfg_a = staged<4, 8, 2, 512, 1>; using cfg_b = staged<5, 8, 5, 64, 5>; using cfg_c = staged<7, 8, 7, 128, 6>;
+using cfg_d = decode_config<5, 8, 0, 128, 2, words, texlo>; using cfg_e = decode_config<7, 16, 0, 256, 6, words, texls>;
 #elif FASTPAIR_TEST_CONFIG_GROUP == 4
-using cfg_a = decode_config<8, 8, 0, 256, 3, swords, lanes, texlf>; using cfg_b = decode_config<8, 16, 0, 256, 3, words, lanes, texlf>;
-using cfg_c = decode_config<5, 8, 0, 128, 4, swords, lanes, texls>; using cfg_d = decode_config<7, 8, 0, 64, 2, words, lanes, texlf>;
-using cfg_e = decode_config<4, 8, 0, 512, 1, swords, bulk, global>;
+using cfg_a = decode_config<8, 8, 0, 256, 3, swords, texlf>; using cfg_b = decode_config<8, 16, 0, 256, 3, words, texlf>;
+using cfg_c = decode_config<5, 8, 0, 128, 4, swords, texls>; using cfg_d = decode_config<7, 8, 0, 64, 2, words, texlf>;
+using cfg_e = decode_config<4, 8, 0, 512, 1, swords, global>;
 #else
-using cfg_a = decode_config<8, 16, 0, 256, 2>; using cfg_b = decode_config<4, 16, 4, 128, 7>; using cfg_c = decode_config<8, 8, 6, 512, 2>;
-using cfg_d = decode_config<6, 16, 0, 512, 1, words, lanes, tex>; using cfg_e = decode_config<6, 8, 0, 128, 8, words, bulk, texlo>;
+using cfg_a = staged<8, 16, 0, 256, 2>; using cfg_b = staged<4, 16, 4, 128, 7>; using cfg_c = staged<8, 8, 6, 512, 2>;
+using cfg_d = decode_config<6, 16, 0, 512, 1, words, texlo>; using cfg_e = decode_config<6, 8, 0, 128, 8, words, texlo>;
 #endif
 #define FASTPAIR_CONFIGS cfg_a, cfg_b, cfg_c, cfg_d, cfg_e
 // clang-format on

@@ -78,15 +78,19 @@ TEST_CASE("dropping a prepared column does not wait for its stream; its textures
   auto const ref = fastpair::decode_reference(col);
   fastpair::prepare_options opt;
   opt.low_plane_bytes = 16;
-  // Both texture objects (low plane and lengths) are read by this config.
+  // The texture object over the low plane is read by this config.
   using tex = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words,
-                                      fastpair::drain_strategy::lanes, fastpair::gather_strategy::texture>;
+                                      fastpair::gather_strategy::texture_low>;
   fastpair::device_buffer<std::int64_t> offsets(ref.num_rows() + 1, s);
   fastpair::device_buffer<char> chars(ref.chars.size(), s);
   {
     std::optional<fastpair::device_column> dcol = fastpair::device_column::prepare(col, s, opt);
     REQUIRE(dcol->view<16>().lo_tex != 0);
-    REQUIRE(dcol->view<16>().lengths_tex != 0);
+    // One decode before the spin: it loads the kernel's module (lazy loading), which could not
+    // happen while the spin kernel holds the device, as when this test runs first or alone.
+    fastpair::string_column_view<std::int64_t> const warm{offsets.data(), chars.data(), ref.num_rows(), chars.size()};
+    fastpair::decode_column<tex>(*dcol, warm, s);
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
     // The spin kernel first, then a decode through the textures queued behind it: when the
     // column is dropped, nothing of it has run yet.
     spin_until_set<<<1, 1, 0, s>>>(dev_flags, dev_flags + 1);
@@ -98,8 +102,8 @@ TEST_CASE("dropping a prepared column does not wait for its stream; its textures
     dcol.reset();  // must return while the stream is blocked on the host's flag
     CHECK(cudaPeekAtLastError() == cudaSuccess);  // the release bookkeeping leaves no error behind
     CHECK(cudaStreamQuery(s) == cudaErrorNotReady);
-    CHECK(fastpair::deferred_resources_pending() >= 2);
-    CHECK(fastpair::release_deferred_resources() >= 2);  // non-blocking: still pending
+    CHECK(fastpair::deferred_resources_pending() >= 1);   // the low plane's texture object
+    CHECK(fastpair::release_deferred_resources() >= 1);  // non-blocking: still pending
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   *static_cast<int volatile*>(host_flags) = 1;

@@ -194,8 +194,8 @@ TEST_CASE("an automatic-config kernel has a body only for its own architecture b
   using config = fastpair::paper_config<16>;
   auto decode  = [&](auto tag) {
     FASTPAIR_CUDA_TRY(cudaMemset(out.data(), 0, out.size()));
-    REQUIRE(fastpair::detail::launch_decode<config, decltype(tag)::value>(dcol.view<16>(), 0, col.num_codes, out.data(),
-                                                                          0, out.size(), {}) == cudaSuccess);
+    fastpair::detail::launch_decode<config, decltype(tag)::value>(dcol.view<16>(), 0, col.num_codes, out.data(), 0,
+                                                                  out.size(), {});
     std::string got(out.size(), '\0');
     FASTPAIR_CUDA_TRY(cudaMemcpy(got.data(), out.data(), got.size(), cudaMemcpyDeviceToHost));
     return std::pair{got, dcol.read_and_clear_errors()};

@@ -480,7 +480,7 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
   CHECK(n == col.num_codes);
   CHECK(bytes == col.decoded_bytes());
 
-  // choose_low_plane_bytes (format.hpp): W = 16 iff MORE than 60 % of the coded tokens exceed 8
+  // paper_low_plane_bytes (format.hpp): W = 16 iff MORE than 60 % of the coded tokens exceed 8
   // bytes, else 8; FSST-12 always 8. Columns encoded with a hand-made dictionary whose parse is
   // known: "0123456789abcdef" (16 bytes, > 8) and "abcdefgh" (8 bytes, not > 8) besides the 256
   // bytes. A row of L copies of the long token then S of the short one parses (longest prefix
@@ -496,7 +496,7 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
     auto const hist = fastpair::token_length_histogram(c);
     REQUIRE(hist[16] == static_cast<std::uint64_t>(2 * n_long));
     REQUIRE(hist[8] == static_cast<std::uint64_t>(2 * n_short));
-    return fastpair::choose_low_plane_bytes(kind, hist);
+    return fastpair::paper_low_plane_bytes(kind, hist);
   };
   for (codec kind : {codec::onpair16, codec::onpair12}) {
     CAPTURE(fastpair::codec_name(kind));
@@ -510,12 +510,12 @@ TEST_CASE("encode: sidecar stride and token-length metadata", "[encode]")
   fastpair::dictionary hand8 = fastpair::testing::make_dictionary({short8});
   fastpair::compressed_column const c8 = fastpair::encode(make_rows({short8 + short8}), codec::fsst12, hand8);
   REQUIRE(c8.num_codes == 2);
-  CHECK(fastpair::choose_low_plane_bytes(codec::fsst12, fastpair::token_length_histogram(c8)) == 8);
+  CHECK(fastpair::paper_low_plane_bytes(codec::fsst12, fastpair::token_length_histogram(c8)) == 8);
   // Whatever the histogram: a histogram of only 16-byte tokens still gives 8 for FSST-12.
   fastpair::length_histogram all_long{};
   all_long[16] = 10;
-  CHECK(fastpair::choose_low_plane_bytes(codec::fsst12, all_long) == 8);
-  CHECK(fastpair::choose_low_plane_bytes(codec::onpair16, all_long) == 16);
+  CHECK(fastpair::paper_low_plane_bytes(codec::fsst12, all_long) == 8);
+  CHECK(fastpair::paper_low_plane_bytes(codec::onpair16, all_long) == 16);
 }
 
 TEST_CASE("encode_auto: picks the smallest stored size with rows", "[encode]")

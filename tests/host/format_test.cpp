@@ -152,18 +152,18 @@ TEST_CASE("token_length_histogram counts codes, not dictionary entries", "[forma
   CHECK(mean_token_length(length_histogram{}) == 0.0);
 }
 
-TEST_CASE("choose_low_plane_bytes: W=16 only when more than 60 % of tokens exceed 8 bytes",
+TEST_CASE("paper_low_plane_bytes: W=16 only when more than 60 % of tokens exceed 8 bytes",
           "[format]")
 {
   length_histogram h{};
   h[4]  = 40;
   h[12] = 60;  // exactly 60 %: stays 8
-  CHECK(choose_low_plane_bytes(codec::onpair16, h) == 8);
+  CHECK(paper_low_plane_bytes(codec::onpair16, h) == 8);
   h[12] = 61;
-  CHECK(choose_low_plane_bytes(codec::onpair16, h) == 16);
-  CHECK(choose_low_plane_bytes(codec::onpair12, h) == 16);
-  CHECK(choose_low_plane_bytes(codec::fsst12, h) == 8);  // FSST-12 tokens fit 8 bytes
-  CHECK(choose_low_plane_bytes(codec::onpair16, length_histogram{}) == 8);
+  CHECK(paper_low_plane_bytes(codec::onpair16, h) == 16);
+  CHECK(paper_low_plane_bytes(codec::onpair12, h) == 16);
+  CHECK(paper_low_plane_bytes(codec::fsst12, h) == 8);  // FSST-12 tokens fit 8 bytes
+  CHECK(paper_low_plane_bytes(codec::onpair16, length_histogram{}) == 8);
 }
 
 TEST_CASE("column_stored_size", "[format]")

@@ -15,10 +15,10 @@ TEST_CASE("automatic W per architecture", "[tuning]")
   short_tokens[12] = 10;
   long_tokens[3]  = 30;
   long_tokens[12] = 70;
-  using fastpair::detail::auto_low_plane_bytes;
+  using fastpair::detail::tuned_low_plane_bytes;
   // The paper's rule off sm_90: W = 16 iff more than 60 % of coded tokens exceed 8 bytes.
-  CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, arch_bucket::generic) == 8);
-  CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, arch_bucket::generic) == 16);
+  CHECK(tuned_low_plane_bytes(codec::onpair16, short_tokens, arch_bucket::generic) == 8);
+  CHECK(tuned_low_plane_bytes(codec::onpair16, long_tokens, arch_bucket::generic) == 16);
   // sm_80 and older are generic
   CHECK(fastpair::detail::bucket_of_arch(80) == arch_bucket::generic);
   CHECK(fastpair::detail::bucket_of_arch(89) == arch_bucket::generic);
@@ -33,15 +33,15 @@ TEST_CASE("automatic W per architecture", "[tuning]")
   urls_like[4]  = 84;  // 16 % > 8 B
   urls_like[12] = 16;
   for (auto a : {arch_bucket::sm90, arch_bucket::sm100}) {
-    CHECK(auto_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);  // 10 % > 8 B, mean 3.9 B
-    CHECK(auto_low_plane_bytes(codec::onpair16, urls_like, a) == 16);
-    CHECK(auto_low_plane_bytes(codec::onpair16, tiny, a) == 16);
-    CHECK(auto_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
+    CHECK(tuned_low_plane_bytes(codec::onpair16, short_tokens, a) == 8);  // 10 % > 8 B, mean 3.9 B
+    CHECK(tuned_low_plane_bytes(codec::onpair16, urls_like, a) == 16);
+    CHECK(tuned_low_plane_bytes(codec::onpair16, tiny, a) == 16);
+    CHECK(tuned_low_plane_bytes(codec::onpair16, long_tokens, a) == 16);
     for (auto const& h : {short_tokens, long_tokens, tiny}) {
-      CHECK(auto_low_plane_bytes(codec::onpair12, h, a) == 16);
-      CHECK(auto_low_plane_bytes(codec::fsst12, h, a) == 8);
+      CHECK(tuned_low_plane_bytes(codec::onpair12, h, a) == 16);
+      CHECK(tuned_low_plane_bytes(codec::fsst12, h, a) == 8);
     }
   }
   // FSST-12 tokens fit the low plane: the paper's rule keeps W = 8 for them.
-  CHECK(auto_low_plane_bytes(codec::fsst12, long_tokens, arch_bucket::generic) == 8);
+  CHECK(tuned_low_plane_bytes(codec::fsst12, long_tokens, arch_bucket::generic) == 8);
 }

@@ -54,9 +54,9 @@ inline arch_bucket current_arch_bucket() noexcept
  *   tpch_c_address: H200, docs/notes/decoder-history-2026-11.md "Issue 7 lever: streamed lengths");
  * - 16 otherwise, OnPair-12 included (one 16-byte gather per code, no high-plane test; with fused
  *   codes W = 16 led W = 8 on 10 of 12 OnPair-12 columns and trailed by <= 0.5 % on the others).
- * Elsewhere: the paper's rule, choose_low_plane_bytes().
+ * Elsewhere: the paper's rule, paper_low_plane_bytes().
  */
-inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
+inline int tuned_low_plane_bytes(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
   if (a == arch_bucket::sm90 || a == arch_bucket::sm100)
     return kind == codec::fsst12 ||
@@ -64,7 +64,7 @@ inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_buck
              ? 8
              : 16;
   if (max_token_length(kind) <= 8) return 8;
-  return choose_low_plane_bytes(kind, h);
+  return paper_low_plane_bytes(kind, h);
 }
 
 /**
@@ -77,7 +77,7 @@ inline int auto_low_plane_bytes(codec kind, length_histogram const& h, arch_buck
  * tokens (zh_text 965 → 1105, en_wiki 1095 → 1251 GB/s), −8.3 … −21.7 % on the 7 with 34 % or
  * more; the threshold lies between the two groups.
  */
-inline bool auto_split_stream(codec kind, length_histogram const& h, arch_bucket a) noexcept
+inline bool tuned_split_stream(codec kind, length_histogram const& h, arch_bucket a) noexcept
 {
   return (a == arch_bucket::sm90 || a == arch_bucket::sm100) && kind == codec::onpair12 && share_longer_than(h, 8) < 0.2;
 }

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 fastpair contributors
 // SPDX-License-Identifier: Apache-2.0
-// Host launch layer (CUB's dispatch layer, scaled down): grid size, shared memory, launch.
-// Returns cudaError_t so it can be used inside graph capture and noexcept paths.
+// Host launch layer (CUB's dispatch layer, scaled down): the one check of what a decode config
+// reads, grid size, shared memory, launch. The choice of the config (automatic or explicit) is
+// tuning.cuh's; everything that decodes a column launches through launch_decode.
 #pragma once
 
 #include <fastpair/config.cuh>
@@ -26,7 +27,7 @@ constexpr int block_smem_bytes()
 }
 
 /**
- * Blocks of `kernel` (decode_kernel<Config, W, ArchTag>) that fit on the current device at once
+ * Blocks of `kernel` (decode_kernel<Config, ArchTag>) that fit on the current device at once
  * (occupancy x SMs), cached per device.
  * The first call on a device also raises the kernel's dynamic shared-memory limit there when it
  * needs more than 48 KiB. Host calls only: no synchronisation, allowed during stream capture.
@@ -52,40 +53,55 @@ cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
 }
 
 /**
- * Launches the decode kernel over the segments that hold codes [c0, c1), writing the decoded
- * positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if given)
- * says whether a kernel went onto the stream (none for an empty code range). `ArchTag`: any_arch
- * (a kernel built for every architecture), or the tuning bucket of an automatic config.
+ * What Config reads that the view `v` lacks, or nullptr: the one check of a decode's
+ * requirements. Texture gathers need the low plane's texture object, streamed lengths the
+ * per-code length stream, fused codes the fused code stream, the others the codes (a split-stream
+ * view has fused codes only); the short-token emit a view without a high plane (no token over
+ * 8 bytes).
  */
-template <class Config, int ArchTag = any_arch, int W>
-cudaError_t launch_decode(column_view<W> const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
-                          std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
-                          bool* launched = nullptr) noexcept
+template <class Config>
+char const* missing_for(config_view<Config> const& v) noexcept
 {
-  static_assert(Config::low_plane_bytes == W, "config W must match the column view's W");
+  if (Config::gather != gather_strategy::global && v.lo_tex == 0)
+    return "reads the low plane through a texture object, which the view does not have";
+  if (Config::streams_lengths && v.code_lengths == nullptr)
+    return "reads the per-code length stream; the column was prepared without it (prepare_options::length_stream)";
+  if (Config::fused_codes && v.code_words == nullptr)
+    return "reads fused codes, which only OnPair-12 and FSST-12 columns have (prepare_options::fused_codes)";
+  if (!Config::fused_codes && v.codes == nullptr) return "reads the codes, which a split-stream view does not have";
+  if (Config::short_tokens && v.hi != nullptr)
+    return "(register_words_short) decodes only columns without tokens of more than 8 bytes (FSST-12)";
+  return nullptr;
+}
+
+/**
+ * Launches the decode kernel over the segments that hold codes [c0, c1) of `v`, writing the
+ * decoded positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if
+ * given) says whether a kernel went onto the stream (none for an empty code range). `ArchTag`:
+ * any_arch (a kernel built for every architecture), or the tuning bucket of an automatic config.
+ * Host calls only: no synchronisation, allowed during stream capture.
+ * @throw logic_error naming what Config reads that `v` lacks (missing_for); cuda_error
+ */
+template <class Config, int ArchTag = any_arch>
+void launch_decode(config_view<Config> const& v, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
+                   std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
+                   bool* launched = nullptr)
+{
   if (launched != nullptr) *launched = false;
-  if (c1 <= c0) return cudaSuccess;
-  // Texture gathers need the view's texture objects, streamed lengths its length stream, fused
-  // codes its fused code stream; the short-token emit a column without tokens over 8 bytes.
-  constexpr gather_strategy G = Config::gather;
-  if ((G != gather_strategy::global && col.lo_tex == 0) || (G == gather_strategy::texture && col.lengths_tex == 0) ||
-      (Config::streams_lengths && col.code_lengths == nullptr) || (Config::fused_codes && col.code_words == nullptr) ||
-      (!Config::fused_codes && col.codes == nullptr))  // a split view has fused codes only
-    return cudaErrorInvalidResourceHandle;
-  if (Config::short_tokens && col.hi != nullptr) return cudaErrorInvalidValue;
-  std::uint64_t const s0 = c0 / col.sidecar_stride;
-  std::uint64_t const s1 = (c1 + col.sidecar_stride - 1) / col.sidecar_stride;
+  if (char const* m = missing_for<Config>(v)) throw logic_error("fastpair: config " + config_name<Config>() + " " + m);
+  if (c1 <= c0) return;
+  std::uint64_t const s0     = c0 / v.sidecar_stride;
+  std::uint64_t const s1     = (c1 + v.sidecar_stride - 1) / v.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
-  constexpr int smem = block_smem_bytes<Config>();
-  auto kernel        = decode_kernel<Config, W, ArchTag>;
-  int resident       = 0;
-  if (cudaError_t e = resident_blocks<Config, ArchTag>(kernel, smem, resident); e != cudaSuccess) return e;
+  constexpr int smem         = block_smem_bytes<Config>();
+  auto kernel                = decode_kernel<Config, ArchTag>;
+  int resident               = 0;
+  FASTPAIR_CUDA_TRY((resident_blocks<Config, ArchTag>(kernel, smem, resident)));
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
-  kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(
-    col, s0, s1, out, window_begin, capacity);
-  cudaError_t const e = cudaGetLastError();
-  if (launched != nullptr) *launched = e == cudaSuccess;
-  return e;
+  kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(v, s0, s1, out, window_begin,
+                                                                                         capacity);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  if (launched != nullptr) *launched = true;
 }
 
 /**

@@ -3,7 +3,7 @@
 /**
  * @file warp_decode.cuh
  * @brief The FastPair decode "agent": one warp decodes one sidecar segment (the paper's
- * Algorithm 1, DESIGN.md §3).
+ * Algorithm 1; docs/DECODER.md).
  *
  * Data layout (prepared by planes.hpp / device_column.cuh):
  * @code{.text}
@@ -42,7 +42,6 @@
 #include <fastpair/detail/warp_reduce.cuh>
 
 #include <cub/warp/warp_scan.cuh>
-#include <cuda/ptx>
 #include <nv/target>
 
 #include <cstdint>
@@ -51,15 +50,17 @@ namespace fastpair {
 
 namespace detail {
 
+/** The column view a decode config reads: W is the config's (Config::low_plane_bytes). */
+template <class Config>
+using config_view = column_view<Config::low_plane_bytes>;
+
 /** @brief Shared memory one warp needs: staging (32·K·16 + 16 bytes) + queue (32·K · 4 bytes). */
 template <class Config>
 struct warp_smem {
   static constexpr int stage_bytes = Config::codes_per_batch * 16 + 16;
-  /// two stage buffers with the bulk-copy drain (the engine reads one while the warp fills the other)
-  static constexpr int stages = Config::drain == drain_strategy::bulk_copy ? 2 : 1;
   static constexpr int queue_bytes =
     Config::low_plane_bytes < 16 && Config::emit == emit_strategy::staged_bytes ? Config::codes_per_batch * 4 : 0;
-  static constexpr int bytes       = stages * stage_bytes + queue_bytes;
+  static constexpr int bytes       = stage_bytes + queue_bytes;
   static_assert(stage_bytes % 16 == 0, "staging must keep 16-byte alignment");
 };
 
@@ -89,12 +90,14 @@ __device__ __forceinline__ std::uint32_t byte_of(uint4 v, int b)
 /**
  * The drain shared by every emit strategy: copies staged bytes [shift, shift + total) to
  * out[rel .. rel + total), clipped to the window [0, capacity). Chunks of 16 staged bytes map to
- * 16-byte aligned output addresses; whole chunks go out as one streaming 16-byte store per lane
- * (`Bulk`: one bulk copy issued by lane 0 for the chunks inside the window, see
- * drain_strategy::bulk_copy), the partial head and tail chunks as single bytes spread over the
- * lanes (one byte per lane), and the neighbouring batch writes the other bytes of those chunks.
+ * 16-byte aligned output addresses; whole chunks go out as one streaming 16-byte store per lane,
+ * the partial head and tail chunks as single bytes spread over the lanes (one byte per lane), and
+ * the neighbouring batch writes the other bytes of those chunks.
+ * `FastPath`: batches away from a window edge skip the per-chunk clipping (register_words, whose
+ * drain was 9 % of its instructions; the paper's staged kernel keeps the one loop, it measured
+ * 0 … −2 % with the fast path: docs/notes/decoder-history-2026-11.md).
  */
-template <bool Bulk = false, bool FastPath = false>
+template <bool FastPath = false>
 __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uint32_t shift, std::uint32_t total,
                                             std::int64_t rel, unsigned char* out, std::uint64_t capacity,
                                             unsigned lane)
@@ -109,10 +112,7 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
   auto put_chunks = [&](std::uint32_t i0, std::uint32_t i1) {  // lanes copy chunks [i0, i1)
     std::int64_t const r0 = rel0 + 16 * static_cast<std::int64_t>(i0);
     if (FastPath && i0 < i1 && r0 >= 0 && r0 + 16 * static_cast<std::int64_t>(i1 - i0) <= cap) {
-      // Warp-uniform fast path (every batch not at a window edge): no per-chunk clipping, so the
-      // loop is a shared load, a store and the index update. Used by register_words, where the
-      // drain was 9 % of the instructions (docs/notes/decoder-history-2026-11.md); the staged kernel measured 0 to
-      // -2 % with it, so it keeps the one loop.
+      // Warp-uniform (every batch not at a window edge): a shared load, a store, the index update.
       uint4* const dst       = reinterpret_cast<uint4*>(out + r0);
       uint4 const* const src = reinterpret_cast<uint4 const*>(stage) + i0;
       for (std::uint32_t i = lane; i < i1 - i0; i += 32) __stcs(dst + i, src[i]);
@@ -129,30 +129,7 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
   };
   // Whole chunks [c0, c1).
   std::uint32_t const c0 = (shift + 15) / 16, c1 = end / 16;
-  bool bulk_done = false;
-  if constexpr (Bulk) {
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (
-      // Chunks entirely inside the window: [i0, i1); the lanes take the rest (window edges only).
-      std::int64_t const lo = rel0 >= 0 ? 0 : (15 - rel0) / 16;          // first chunk at r >= 0
-      std::int64_t const hi = cap >= rel0 ? (cap - rel0) / 16 : 0;        // chunks ending at <= cap
-      std::int64_t const i0l = lo < std::int64_t{c0} ? std::int64_t{c0} : lo > std::int64_t{c1} ? std::int64_t{c1} : lo;
-      std::int64_t const i1l = hi < i0l ? i0l : hi > std::int64_t{c1} ? std::int64_t{c1} : hi;
-      std::uint32_t const i0 = static_cast<std::uint32_t>(i0l), i1 = static_cast<std::uint32_t>(i1l);
-      // Make this lane's generic-proxy stage writes visible to the bulk-copy (async) proxy.
-      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-      __syncwarp();
-      if (lane == 0) {
-        if (i1 > i0)
-          cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + rel0 + 16 * std::int64_t{i0},
-                                   stage + 16 * i0, 16 * (i1 - i0));
-        cuda::ptx::cp_async_bulk_commit_group();
-      }
-      put_chunks(c0, i0);
-      put_chunks(i1, c1);
-      bulk_done = true;
-    ), ())
-  }
-  if (!bulk_done) put_chunks(c0, c1);
+  put_chunks(c0, c1);
   // Partial head chunk (bytes [shift, min(end, 16*c0))): lanes 0..15, one byte each.
   // Partial tail chunk (bytes [16*c1, end), when it is not the head chunk): lanes 16..31.
   std::uint32_t const head_end = min(end, 16 * c0);
@@ -166,40 +143,20 @@ __device__ __forceinline__ void drain_stage(unsigned char const* stage, std::uin
 }
 
 /**
- * Bulk-copy drain bookkeeping of one warp, carried across its segments: before the warp writes a
- * stage buffer again, lane 0 waits until the engine has read the copy issued from it two batches
- * ago (at most one copy in flight); at the end of the kernel it waits for all of them.
- */
-struct bulk_drain_state {
-  unsigned next = 0;  ///< stage buffer of the next batch (0 or 1)
-
-  __device__ __forceinline__ void wait_stage_free(unsigned lane)
-  {
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (if (lane == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});))
-    __syncwarp();
-  }
-  __device__ __forceinline__ static void finish(unsigned lane)
-  {
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (if (lane == 0) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});))
-    __syncwarp();
-  }
-};
-
-/**
  * @brief Decodes segment `seg` of `col` with one warp, writing the bytes that fall inside the
  * output window [0, capacity) of `out` (out[0] is decoded position `window_begin`).
  */
-template <class Config, int W>
-__device__ __forceinline__ void warp_decode_segment(column_view<W> const& col, std::uint64_t seg,
+template <class Config>
+__device__ __forceinline__ void warp_decode_segment(config_view<Config> const& col, std::uint64_t seg,
                                                     unsigned char* out, std::uint64_t window_begin,
                                                     std::uint64_t capacity, unsigned char* smem)
 {
   constexpr int K      = Config::tokens_per_thread;
+  constexpr int W      = Config::low_plane_bytes;
   constexpr int H      = Config::hoisted_rounds;
   constexpr int BATCH  = Config::codes_per_batch;
   constexpr bool SPLIT = W < 16;  // split read: long tokens go through the queue
   constexpr int G      = (K + 3) / 4;  // u64 words of packed lengths
-  static_assert(W == Config::low_plane_bytes, "the column's W must match the config's W");
   static_assert(BATCH * 16 + 16 < 8192, "queue destinations are 13-bit");
   using lo_t    = typename lo_word<W>::type;
   using scan_t  = cub::WarpScan<unsigned long long>;

@@ -6,7 +6,7 @@
  * sidecar segment, assembling output words in registers instead of storing byte by byte.
  *
  * Why. The paper's kernel is bound by the L1/LSU wavefront rate, and 57 % of its wavefronts are
- * byte-wide shared stores (DESIGN.md §4). Here each lane stores whole 32-bit words, so the shared
+ * byte-wide shared stores (the FastPair paper's profile of its kernel). Here each lane stores whole 32-bit words, so the shared
  * stores per decoded byte drop by about 4x on long tokens.
  *
  * Who does what, per batch of 32·K codes (same planes, sidecar and drain as warp_decode.cuh):
@@ -15,7 +15,7 @@
  *   2 gather  per code: length nibble + W low-plane bytes; tokens longer than W (W = 8) read
  *             their high-plane bytes directly (no queue). Plane bytes past a token's length are
  *             zero, so tokens can be OR-ed into words without masking. Config::gather picks the
- *             pipe: LSU loads, or texture fetches for the low plane (and the nibbles), which
+ *             pipe: LSU loads, or texture fetches for the low plane, which
  *             takes those wavefronts off the LSU data pipe that bounds this kernel. With
  *             texture_low_streamed the lengths are not gathered: the lane loads its K nibbles
  *             from the column's per-code length stream next to its codes (one 4-byte load for
@@ -35,15 +35,13 @@
  *             shared by at most two lanes and every non-empty full lane completes its first word.
  *             The last non-empty lane stores its own trailing partial word; bytes of the stage
  *             outside [shift, shift + total) are never drained, so garbage there is harmless.
- *   6 drain   drain_stage: 16-byte aligned streaming stores by the lanes, byte-wise head/tail; with
- *             drain_strategy::bulk_copy, lane 0 hands the whole chunks to the bulk-copy engine and
- *             the next batch fills the second stage buffer meanwhile
+ *   6 drain   drain_stage: 16-byte aligned streaming stores by the lanes, byte-wise head/tail
  *
  * Every batch but a segment's last is `Full` (decode_batch_words<..., true>): no per-code bounds
  * tests. The decode issues close to the SM's instruction rate on long-token columns (ncu, H200:
  * 2.85 IPC of 4, 70 % issue slots busy on log_windows), so instructions per token matter.
  *
- * Rationale: DESIGN.md §6 describes the idea; docs/notes/decoder-history-2026-11.md has its figures. The 8-byte
+ * Rationale: docs/DECODER.md; the figures are in docs/notes/decoder-history-2026-11.md. The 8-byte
  * token registers of register_words_short beat the 16-byte ones on every FSST-12 column (H200,
  * "Issue 7 lever: short-token emit, fused codes, split stream"), which is also why OnPair-12
  * columns of short tokens are re-coded into a split stream (planes.hpp) rather than emitted
@@ -165,16 +163,8 @@ __device__ __forceinline__ void prefetch_codes_l2(std::uint16_t const* codes, st
   if (idx < end) asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
-/** The byte of the length plane holding code c's nibble: an LSU load, or a texture fetch
- *  (gather_strategy::texture). Codes are < num_tokens <= 65 536 here, so int indices are exact. */
-template <gather_strategy G, int W>
-__device__ __forceinline__ std::uint32_t gather_length_byte(column_view<W> const& col, std::uint32_t c)
-{
-  if constexpr (G == gather_strategy::texture) return tex1Dfetch<unsigned char>(col.lengths_tex, static_cast<int>(c >> 1));
-  else return __ldg(col.lengths + (c >> 1));
-}
-
-/** Code c's low-plane entry (W bytes): an LSU load, or a texture fetch (every texture strategy). */
+/** Code c's low-plane entry (W bytes): an LSU load, or a texture fetch (every texture strategy).
+ *  Codes are < num_tokens <= 65 536 here, so int indices are exact. */
 template <gather_strategy G, int W>
 __device__ __forceinline__ typename lo_word<W>::type gather_low(column_view<W> const& col, std::uint32_t c)
 {
@@ -185,16 +175,16 @@ __device__ __forceinline__ typename lo_word<W>::type gather_low(column_view<W> c
 
 /** The stream the lanes read their codes from: the fused 16-bit code words (code + length) for
  *  gather_strategy::texture_low_fused, the plain codes otherwise. */
-template <class Config, int W>
-__device__ __forceinline__ std::uint16_t const* code_source(column_view<W> const& col)
+template <class Config>
+__device__ __forceinline__ std::uint16_t const* code_source(config_view<Config> const& col)
 {
   if constexpr (Config::fused_codes) return col.code_words;
   else return col.codes;
 }
 
 /** How code_source's stream stores a code: 16 bits (fused words, u16 codes) or 12 (packed). */
-template <class Config, int W>
-__device__ __forceinline__ std::uint32_t code_bits_of(column_view<W> const& col)
+template <class Config>
+__device__ __forceinline__ std::uint32_t code_bits_of(config_view<Config> const& col)
 {
   if constexpr (Config::fused_codes) return 16;
   else return col.code_bits;
@@ -205,17 +195,16 @@ __device__ __forceinline__ std::uint32_t code_bits_of(column_view<W> const& col)
  * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
  * the per-code bounds tests and the zeroing of codes past the segment compile away.
  */
-template <class Config, int W, bool Full>
-__device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const& col, std::uint64_t base,
+template <class Config, bool Full>
+__device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> const& col, std::uint64_t base,
                                                             std::uint64_t c_end, std::uint64_t cursor,
                                                             unsigned char* out, std::uint64_t window_begin,
-                                                            std::uint64_t capacity, unsigned char* smem,
-                                                            bulk_drain_state& bulk, unsigned lane,
+                                                            std::uint64_t capacity, unsigned char* smem, unsigned lane,
                                                             std::uint32_t& errors)
 {
   constexpr int K     = Config::tokens_per_thread;
+  constexpr int W     = Config::low_plane_bytes;
   constexpr int BATCH = Config::codes_per_batch;
-  constexpr bool BULK = Config::drain == drain_strategy::bulk_copy;
   constexpr int NT    = Config::short_tokens ? 2 : 4;  // 32-bit words of a token register
   constexpr bool LENGTHS_WITH_CODES = Config::streams_lengths || Config::fused_codes;
   using lo_t          = typename lo_word<W>::type;
@@ -251,7 +240,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
     if constexpr (LENGTHS_WITH_CODES) {
       len[k] = valid ? len[k] : 0;
     } else {
-      std::uint32_t const nib = (gather_length_byte<Config::gather>(col, c) >> ((c & 1u) * 4)) & 0xFu;
+      std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
       len[k]                  = valid ? nib + 1 : 0;
     }
     lo_t const lo = gather_low<Config::gather>(col, c);
@@ -281,9 +270,8 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
 
   // 4. assemble words: every completed word is stored, the lane's first one included ----------
-  unsigned char* const stage   = smem + (BULK ? bulk.next * warp_smem<Config>::stage_bytes : 0);  // 16-aligned
+  unsigned char* const stage   = smem;  // 16-aligned
   std::uint32_t* const stage32 = reinterpret_cast<std::uint32_t*>(stage);
-  if constexpr (BULK) bulk.wait_stage_free(lane);
   std::uint32_t const p0     = shift + off;
   std::uint32_t const wfirst = p0 >> 2;
   std::uint32_t wi = wfirst, fill = p0 & 3u, cur = 0;
@@ -326,23 +314,20 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(column_view<W> const
   __syncwarp();
 
   // 6. drain ----------------------------------------------------------------------------------
-  drain_stage<BULK, true>(stage, shift, total, rel, out, capacity, lane);
-  if constexpr (BULK) bulk.next ^= 1u;
+  drain_stage<true>(stage, shift, total, rel, out, capacity, lane);
   __syncwarp();
   return total;
 }
 
 /** @brief Decodes segment `seg` of `col` with one warp (register_words strategies). */
-template <class Config, int W>
-__device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& col, std::uint64_t seg,
+template <class Config>
+__device__ __forceinline__ void warp_decode_segment_words(config_view<Config> const& col, std::uint64_t seg,
                                                           unsigned char* out, std::uint64_t window_begin,
-                                                          std::uint64_t capacity, unsigned char* smem,
-                                                          bulk_drain_state& bulk)
+                                                          std::uint64_t capacity, unsigned char* smem)
 {
   constexpr int K     = Config::tokens_per_thread;
   constexpr int BATCH = Config::codes_per_batch;
   static_assert(K >= 4, "a lane's segment must cover at least one whole word");
-  static_assert(W == Config::low_plane_bytes, "the column's W must match the config's W");
   unsigned const lane = threadIdx.x & 31u;
 
   std::uint64_t const c_begin = seg * col.sidecar_stride;
@@ -352,11 +337,11 @@ __device__ __forceinline__ void warp_decode_segment_words(column_view<W> const& 
 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
     if (base + BATCH <= c_end)  // warp-uniform
-      cursor += decode_batch_words<Config, W, true>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                    bulk, lane, errors);
+      cursor += decode_batch_words<Config, true>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+                                                    lane, errors);
     else
-      cursor += decode_batch_words<Config, W, false>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                     bulk, lane, errors);
+      cursor += decode_batch_words<Config, false>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+                                                     lane, errors);
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;

@@ -66,9 +66,9 @@ __host__ __device__ constexpr bool builds_kernel_body()
 #endif
 }
 
-template <class Config, int W, int ArchTag = any_arch>
+template <class Config, int ArchTag = any_arch>
 FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
-  column_view<W> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
+  config_view<Config> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
   std::uint64_t window_begin, std::uint64_t capacity)
 {
   if constexpr (!builds_kernel_body<ArchTag>()) {
@@ -78,7 +78,6 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
   unsigned const warp       = threadIdx.x / 32;
   unsigned char* const smem = fastpair_smem + warp * warp_smem<Config>::bytes;
   std::uint64_t const warps = std::uint64_t{gridDim.x} * Config::warps_per_block;
-  bulk_drain_state bulk;  // drain_strategy::bulk_copy only
   allow_dependent_launch();  // the offsets pass needs nothing from the decode: it may fill in beside it
   // Persistent grid: each warp walks segments first + w, first + w + warps, ... (warp-uniform).
   for (std::uint64_t seg = first_segment + std::uint64_t{blockIdx.x} * Config::warps_per_block + warp;
@@ -93,11 +92,10 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
       }
     }
     if constexpr (Config::emits_words)
-      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, bulk);
+      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem);
     else
       warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
   }
-  if constexpr (Config::drain == drain_strategy::bulk_copy) bulk_drain_state::finish(threadIdx.x & 31u);
   }
 }
 
