@@ -27,6 +27,12 @@
 //   e2e/<column>/<codec>/decode_chars     decode_only without offsets (out.offsets = nullptr): the
 //                                         chars alone, to show what the offsets cost each column
 //   e2e/<column>/<codec>/decode_chars_old the same on the old defaults' column
+//   e2e/<column>/<codec>/decode_<acc>     decode_only on the default column with one accelerator
+//                                         added: ls (length stream), fc (fused codes; 12-bit
+//                                         codecs), ss (split stream; OnPair-12 columns where the
+//                                         automatic rule builds it, prepared from the in-memory
+//                                         column), ro (8-byte row offsets), rl (compact row
+//                                         lengths wherever rows fit 2 bytes): each one's gain
 //   e2e/<column>/<codec>/h2d_pinned       cudaMemcpyAsync of the image, pinned host -> device
 //   e2e/<column>/<codec>/h2d_pageable     the same from the pageable copy
 //   e2e/<column>/<codec>/d2d              device-to-device copy of the decoded size
@@ -161,6 +167,7 @@ struct cell {
   fastpair::host_buffer pinned;  // pinned (default_host_resource)
   fastpair::device_buffer<std::uint8_t> dbytes;
   device_column dflt, old;  // prepared once: the default column, the old defaults (decode_only*)
+  device_column acc_ls, acc_fc, acc_ss, acc_ro, acc_rl;  // the default + one accelerator (decode_<acc>)
   fastpair::device_buffer<std::int64_t> offsets;
   fastpair::device_buffer<char> chars;
   fastpair::device_buffer<char> ref_chars;          // one tile, CPU reference
@@ -260,6 +267,9 @@ cell& get_cell(std::string const& column, codec kind)
       prepare_options o = old_defaults();
       o.validate        = false;  // tiled from an encoder's column; checked below by decoding
       c->old            = device_column::prepare(tiled, s, o);
+      prepare_options so = with(false, false, true, false);
+      so.validate        = false;
+      c->acc_ss          = device_column::prepare(tiled, s, so);
     }
   }  // the tiled host column is freed here
   c->pinned = fastpair::host_buffer(c->stored);
@@ -272,14 +282,14 @@ cell& get_cell(std::string const& column, codec kind)
   // the column's allocations). The split stream's share is the old column's less the others'.
   c->dflt        = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s);
   c->dev_default = c->dflt.device_bytes();
-  auto bytes_with = [&](prepare_options const& o) {
-    device_column const d = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
+  auto with_one = [&](prepare_options const& o, device_column& d) {
+    d = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
     return d.device_bytes();
   };
-  c->dev_ls = bytes_with(with(true, false, false, false));
-  c->dev_fc = c->fused_applies ? bytes_with(with(false, true, false, false)) : c->dev_default;
-  c->dev_ro = bytes_with(with(false, false, false, true));
-  c->dev_rl = bytes_with(with(false, false, false, false, true));
+  c->dev_ls = with_one(with(true, false, false, false), c->acc_ls);
+  c->dev_fc = c->fused_applies ? with_one(with(false, true, false, false), c->acc_fc) : c->dev_default;
+  c->dev_ro = with_one(with(false, false, false, true), c->acc_ro);
+  c->dev_rl = with_one(with(false, false, false, false, true), c->acc_rl);
   if (!c->split_applies) {
     prepare_options o = old_defaults();
     o.split_stream    = false;  // does not apply; from stored bytes it is not built at all
@@ -323,6 +333,11 @@ enum class what {
   decode_only_old,
   decode_chars,
   decode_chars_old,
+  decode_ls,
+  decode_fc,
+  decode_ss,
+  decode_ro,
+  decode_rl,
   h2d_pinned,
   h2d_pageable,
   d2d
@@ -342,6 +357,11 @@ char const* name_of(what w)
     case what::decode_only_old: return "decode_only_old";
     case what::decode_chars: return "decode_chars";
     case what::decode_chars_old: return "decode_chars_old";
+    case what::decode_ls: return "decode_ls";
+    case what::decode_fc: return "decode_fc";
+    case what::decode_ss: return "decode_ss";
+    case what::decode_ro: return "decode_ro";
+    case what::decode_rl: return "decode_rl";
     case what::h2d_pinned: return "h2d_pinned";
     case what::h2d_pageable: return "h2d_pageable";
     case what::d2d: return "d2d";
@@ -355,6 +375,21 @@ bool is_e2e(what w)
 }
 bool host_timed(what w) { return is_e2e(w) || w == what::prepare_only || w == what::prepare_novalidate; }
 bool decodes(what w) { return w != what::h2d_pinned && w != what::h2d_pageable && w != what::d2d && w != what::prepare_only && w != what::prepare_novalidate; }
+
+/** The prepared column a decode_only-like case decodes (the default one for decode_only). */
+device_column const& column_of(cell& c, what w)
+{
+  switch (w) {
+    case what::decode_only_old:
+    case what::decode_chars_old: return c.old;
+    case what::decode_ls: return c.acc_ls;
+    case what::decode_fc: return c.acc_fc;
+    case what::decode_ss: return c.acc_ss;
+    case what::decode_ro: return c.acc_ro;
+    case what::decode_rl: return c.acc_rl;
+    default: return c.dflt;
+  }
+}
 
 /** Scratch of the copy cases: a device target of the image and one of the decoded size. */
 struct copy_targets {
@@ -409,12 +444,14 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       finish(col);
     } break;
     case what::decode_only:
-      fastpair::decode_column(c.dflt, c.out(), s);
-      finish(c.dflt);
-      break;
     case what::decode_only_old:
-      fastpair::decode_column(c.old, c.out(), s);
-      finish(c.old);
+    case what::decode_ls:
+    case what::decode_fc:
+    case what::decode_ss:
+    case what::decode_ro:
+    case what::decode_rl:
+      fastpair::decode_column(column_of(c, w), c.out(), s);
+      finish(column_of(c, w));
       break;
     case what::decode_chars:
       fastpair::decode_column(c.dflt, c.out_chars(), s);
@@ -501,6 +538,10 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     return;
   }
   cell& c        = get_cell(column, kind);
+  if ((w == what::decode_fc && !c.fused_applies) || (w == what::decode_ss && !c.split_applies)) {
+    state.SkipWithError("does not apply to this column (no fused codes above 4 096 entries; no split stream built)");
+    return;
+  }
   copy_targets t = targets_for(c, w);
   cudaStream_t const s = bench_stream();
   // Warm-up and correctness gate (untimed).
@@ -566,8 +607,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     k["bound_GBps"]      = bound / 1e9;
     k["pct_bound"]       = 100.0 * (static_cast<double>(c.decoded) / tmin) / bound;
   }
-  bool const old = w == what::decode_only_old || w == what::decode_chars_old;
-  state.SetLabel(fastpair::auto_config_name(old ? c.old : c.dflt));
+  state.SetLabel(fastpair::auto_config_name(column_of(c, w)));
 }
 
 }  // namespace
@@ -594,9 +634,12 @@ int main(int argc, char** argv)
       cells.emplace_back(column, kind);
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
-                     what::decode_chars, what::decode_chars_old, what::prepare_only, what::prepare_novalidate,
+                     what::decode_chars, what::decode_chars_old, what::decode_ls, what::decode_fc, what::decode_ss,
+                     what::decode_ro, what::decode_rl, what::prepare_only, what::prepare_novalidate,
                      what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
                      what::pipelined_pageable, what::pipelined_device}) {
+        if ((w == what::decode_fc && fastpair::code_space(kind) > 4096) || (w == what::decode_ss && kind != codec::onpair12))
+          continue;  // cannot apply to the codec
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);
         benchmark::RegisterBenchmark(name.c_str(), fb::guarded([column, kind, w](benchmark::State& s) {
                                        bench_case(s, column, kind, w);

@@ -23,6 +23,10 @@ One row per column x codec:
                     row lengths): min-time (median-time)
   chars GB/s        decode_chars / decode_chars_old: the same decodes without offsets (what the
                     offsets cost each column); "-" where the run has no such case
+Then, where the run has the decode_<acc> cases, a second table: per column x codec, the decode
+GB/s of the default column and, for each accelerator alone on top of it, its device bytes / file
+bytes and the change of the decode's min time against the default column's ("-" where it does
+not apply).
 A truncated JSON file (a run cut short) is read up to its last complete benchmark.
 """
 import json
@@ -31,7 +35,7 @@ import statistics
 import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
-         "decode_chars_old", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
+         "decode_chars_old", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
          "pipelined_pageable", "pipelined_device")
 
 
@@ -172,6 +176,46 @@ def main():
             met = sum(p >= 80 for p in pct)
             print(f"- {case.replace('_', ' ')} as % of decode only: {min(pct):.0f} .. {max(pct):.0f} %, median "
                   f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
+
+    accelerators(cells, order, counter, rate)
+
+
+ACCELERATORS = (("decode_ls", "dev_length_stream", "length stream"), ("decode_fc", "dev_fused_codes", "fused codes"),
+                ("decode_ss", "dev_split_stream", "split stream"), ("decode_ro", "dev_row_offsets", "row offsets"),
+                ("decode_rl", "dev_row_lengths", "row lengths"))
+
+
+def accelerators(cells, order, counter, rate):
+    """The per-accelerator table: device bytes / file and decode gain of each accelerator alone."""
+    if not any(a in c for c in cells.values() for a, _, _ in ACCELERATORS):
+        return
+    print()
+    print("| column | codec | decode GB/s default | " +
+          " | ".join(f"+ {label}: device / file, decode time" for _, _, label in ACCELERATORS) + " |")
+    print("|---|---|---:|" + "---:|" * len(ACCELERATORS))
+    gains = {a: [] for a, _, _ in ACCELERATORS}
+    for key in order:
+        c = cells[key]
+        stored, base = counter(c, "stored_bytes"), c.get("decode_only")
+        if stored is None or base is None or "error" in base:
+            continue
+        row = [key[0], key[1], rate(c, "decode_only")]
+        for case, dev, _ in ACCELERATORS:
+            b = c.get(case)
+            if b is None or "error" in b:
+                row.append("-")
+                continue
+            g = (b["ms_min"] / base["ms_min"] - 1) * 100
+            gains[case].append(g)
+            row.append(f"{counter(c, dev) / stored:.2f}, {g:+.1f} %")
+        print("| " + " | ".join(row) + " |")
+    print()
+    for case, _, label in ACCELERATORS:
+        v = gains[case]
+        if v:
+            faster = sum(g < -1 for g in v)
+            print(f"- {label}: decode time {min(v):+.1f} .. {max(v):+.1f} %, median {statistics.median(v):+.1f} % "
+                  f"over {len(v)} cells; more than 1 % faster on {faster}")
 
 
 if __name__ == "__main__":
