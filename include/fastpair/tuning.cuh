@@ -161,16 +161,17 @@ decltype(auto) with_auto_config(device_column const& col, F&& f)
 /**
  * The one path from a column to the decode kernel: launches Config over codes [c0, c1) of `col`,
  * writing decoded positions [window_begin, window_begin + capacity) to `out` (launch_decode).
- * Config is a decode_config, or auto_config for the automatic choice (with_auto_config).
+ * Config is a decode_config, or auto_config for the automatic choice (`policy` if the caller has
+ * selected it already, else select_policy(col)).
  * @throw logic_error if Config's W is not the column's or Config reads what the column lacks.
  */
 template <class Config>
 void decode_codes(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
                   std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
-                  bool* launched = nullptr)
+                  bool* launched = nullptr, decode_policy const* policy = nullptr)
 {
   if constexpr (std::is_same_v<Config, auto_config>) {
-    with_auto_config(col, [&](auto tag) {
+    with_policy_config(policy ? *policy : select_policy(col), [&](auto tag) {
       using config = typename decltype(tag)::type;
       launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), c0, c1, out, window_begin,
                                                  capacity, stream, launched);
@@ -184,21 +185,25 @@ void decode_codes(device_column const& col, std::uint64_t c0, std::uint64_t c1, 
 /** decode_codes for rows [row_begin, row_end) of `col`, located at `rr` (device_column::locate_rows),
  *  into `out` (which holds exactly those rows' bytes). The automatic config decodes the column's
  *  split stream where its policy says so (decode_policy::split_stream), an explicit Config the
- *  codes. */
+ *  codes. The automatic policy is selected once per call. */
 template <class Config>
 void decode_rows(device_column const& col, std::uint64_t row_begin, std::uint64_t row_end,
                  device_column::row_range const& rr, unsigned char* out, cuda::stream_ref stream,
                  bool* launched = nullptr)
 {
+  std::uint64_t const bytes = rr.b1 - rr.b0;
   if constexpr (std::is_same_v<Config, auto_config>) {
-    if (select_policy(col).split_stream) {
+    decode_policy const p = select_policy(col);
+    if (p.split_stream) {
       auto const& so = col.split_row_code_offsets();
       launch_decode<split_stream_config, static_cast<int>(arch_bucket::sm90)>(
-        col.split_view(), so[row_begin], so[row_end], out, rr.b0, rr.b1 - rr.b0, stream, launched);
+        col.split_view(), so[row_begin], so[row_end], out, rr.b0, bytes, stream, launched);
       return;
     }
+    decode_codes<auto_config>(col, rr.c0, rr.c1, out, rr.b0, bytes, stream, launched, &p);
+  } else {
+    decode_codes<Config>(col, rr.c0, rr.c1, out, rr.b0, bytes, stream, launched);
   }
-  decode_codes<Config>(col, rr.c0, rr.c1, out, rr.b0, rr.b1 - rr.b0, stream, launched);
 }
 
 }  // namespace detail
