@@ -27,6 +27,10 @@
 //   e2e/<column>/<codec>/decode_chars     decode_only without offsets (out.offsets = nullptr): the
 //                                         chars alone, to show what the offsets cost each column
 //   e2e/<column>/<codec>/decode_chars_old the same on the old defaults' column
+//   e2e/<column>/<codec>/decode_paper     decode_only with the paper's kernel, paper_config<W>, on the
+//                                         default column (W by the paper's rule, paper_low_plane_bytes:
+//                                         a column of its own where that W differs from the default's)
+//   e2e/<column>/<codec>/decode_paper_chars the same without offsets
 //   e2e/<column>/<codec>/decode_<acc>     decode_only on the default column with one accelerator
 //                                         added: ls (length stream), fc (fused codes; 12-bit
 //                                         codecs), ss (split stream; OnPair-12 columns where the
@@ -168,6 +172,10 @@ struct cell {
   fastpair::device_buffer<std::uint8_t> dbytes;
   device_column dflt, old;  // prepared once: the default column, the old defaults (decode_only*)
   device_column acc_ls, acc_fc, acc_ss, acc_ro, acc_rl;  // the default + one accelerator (decode_<acc>)
+  device_column paper_own;  // the default options with the paper's W, where it differs from dflt's
+  int paper_w = 0;          // paper_low_plane_bytes of the source
+  bool has_paper_own = false;
+  device_column const& paper() const { return has_paper_own ? paper_own : dflt; }
   fastpair::device_buffer<std::int64_t> offsets;
   fastpair::device_buffer<char> chars;
   fastpair::device_buffer<char> ref_chars;          // one tile, CPU reference
@@ -296,6 +304,13 @@ cell& get_cell(std::string const& column, codec kind)
     c->old            = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
   }
   c->dev_old = c->old.device_bytes();
+  c->paper_w = fastpair::paper_low_plane_bytes(kind, fastpair::token_length_histogram(src));
+  if (c->paper_w != c->dflt.low_plane_bytes()) {
+    prepare_options o;
+    o.low_plane_bytes = c->paper_w;
+    c->paper_own      = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
+    c->has_paper_own  = true;
+  }
   c->dev_ss  = c->split_applies ? c->dev_old - (c->dev_ls - c->dev_default) - (c->dev_fc - c->dev_default) -
                                    (c->dev_ro - c->dev_default) - (c->dev_rl - c->dev_default)
                                 : c->dev_default;
@@ -333,6 +348,8 @@ enum class what {
   decode_only_old,
   decode_chars,
   decode_chars_old,
+  decode_paper,
+  decode_paper_chars,
   decode_ls,
   decode_fc,
   decode_ss,
@@ -357,6 +374,8 @@ char const* name_of(what w)
     case what::decode_only_old: return "decode_only_old";
     case what::decode_chars: return "decode_chars";
     case what::decode_chars_old: return "decode_chars_old";
+    case what::decode_paper: return "decode_paper";
+    case what::decode_paper_chars: return "decode_paper_chars";
     case what::decode_ls: return "decode_ls";
     case what::decode_fc: return "decode_fc";
     case what::decode_ss: return "decode_ss";
@@ -387,6 +406,8 @@ device_column const& column_of(cell& c, what w)
     case what::decode_ss: return c.acc_ss;
     case what::decode_ro: return c.acc_ro;
     case what::decode_rl: return c.acc_rl;
+    case what::decode_paper:
+    case what::decode_paper_chars: return c.paper();
     default: return c.dflt;
   }
 }
@@ -461,6 +482,13 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       fastpair::decode_column(c.old, c.out_chars(), s);
       finish(c.old);
       break;
+    case what::decode_paper:
+    case what::decode_paper_chars: {
+      auto const out = w == what::decode_paper ? c.out() : c.out_chars();
+      if (c.paper().low_plane_bytes() == 8) fastpair::decode_column<fastpair::paper_config<8>>(c.paper(), out, s);
+      else fastpair::decode_column<fastpair::paper_config<16>>(c.paper(), out, s);
+      finish(c.paper());
+    } break;
     case what::h2d_pinned:
       FASTPAIR_CUDA_TRY(cudaMemcpyAsync(t.image.data(), c.pinned.data(), c.stored, cudaMemcpyHostToDevice, s));
       break;
@@ -553,7 +581,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     return;
   }
   if (decodes(w))
-    if (auto const bad = c.mismatches(w == what::decode_chars || w == what::decode_chars_old); bad != 0) {
+    if (auto const bad = c.mismatches(w == what::decode_chars || w == what::decode_chars_old || w == what::decode_paper_chars); bad != 0) {
       state.SkipWithError(("output differs from the CPU reference in " + std::to_string(bad) + " bytes / offsets").c_str());
       return;
     }
@@ -592,6 +620,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
   k["fused_applies"]     = c.fused_applies;
   k["split_applies"]     = c.split_applies;
   k["W"]                 = c.dflt.low_plane_bytes();
+  k["paper_W"]           = c.paper_w;
   k["ms_min"]            = tmin * 1e3;
   k["ms_median"]         = tmed * 1e3;
   k["GBps_min"]          = moved / tmin / 1e9;
@@ -607,7 +636,10 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     k["bound_GBps"]      = bound / 1e9;
     k["pct_bound"]       = 100.0 * (static_cast<double>(c.decoded) / tmin) / bound;
   }
-  state.SetLabel(fastpair::auto_config_name(column_of(c, w)));
+  if (w == what::decode_paper || w == what::decode_paper_chars)
+    state.SetLabel(c.paper().low_plane_bytes() == 8 ? fastpair::config_name<fastpair::paper_config<8>>()
+                                                    : fastpair::config_name<fastpair::paper_config<16>>());
+  else state.SetLabel(fastpair::auto_config_name(column_of(c, w)));
 }
 
 }  // namespace
@@ -634,7 +666,7 @@ int main(int argc, char** argv)
       cells.emplace_back(column, kind);
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
-                     what::decode_chars, what::decode_chars_old, what::decode_ls, what::decode_fc, what::decode_ss,
+                     what::decode_chars, what::decode_chars_old, what::decode_paper, what::decode_paper_chars, what::decode_ls, what::decode_fc, what::decode_ss,
                      what::decode_ro, what::decode_rl, what::prepare_only, what::prepare_novalidate,
                      what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
                      what::pipelined_pageable, what::pipelined_device}) {

@@ -5,7 +5,7 @@
 # sm_90 on the GPU machine (Release, Ninja, only that target) and runs it over the shared columns
 # (FASTPAIR_BENCH_COLUMNS, default all 12) x codecs (FASTPAIR_BENCH_CODECS, default all 3),
 # writing OUTDIR/e2e.json (Google Benchmark JSON), OUTDIR/e2e.txt (its console output) and
-# OUTDIR/e2e.md (scripts/e2e-table.py: the table for docs/BENCHMARKS.md).
+# OUTDIR/e2e.md (scripts/e2e-table.py: the results tables of docs/BENCHMARKS.md).
 # Needs, carried beside the tree: .deps (Google Benchmark, libzstd-dev unpacked) and .devdata (the
 # shared columns).
 # Usage: scripts/device-e2e.sh OUTDIR [all|build|run]
@@ -46,7 +46,17 @@ limit=${FASTPAIR_E2E_TIMEOUT:-$left}
     --format=csv; date -u; } > "$out/gpu.txt" 2>&1
 # The bench skips what is left once FASTPAIR_E2E_BUDGET_S is spent (its JSON stays complete); the
 # timeout is the backstop.
-FASTPAIR_E2E_BUDGET_S=${FASTPAIR_E2E_BUDGET_S:-$((limit - 45))} timeout "$limit" "$bin" \
+# What ran where, into the JSON's context (the table's header line): the commit (FASTPAIR_COMMIT
+# if set: a copy of the tree on another machine may carry a stale .git or none; else git), the
+# driver and the clocks.
+if [ -n "${FASTPAIR_COMMIT:-}" ]; then commit=$FASTPAIR_COMMIT
+else
+  commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+  [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit+local-changes"
+fi
+smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader,nounits 2>/dev/null | head -1 | tr -d ' '; }
+ctx="git_commit=$commit,gpu_driver=$(smi driver_version),sm_clock_mhz=$(smi clocks.sm),sm_clock_max_mhz=$(smi clocks.max.sm),mem_clock_mhz=$(smi clocks.mem)"
+FASTPAIR_E2E_BUDGET_S=${FASTPAIR_E2E_BUDGET_S:-$((limit - 45))} timeout "$limit" "$bin" --benchmark_context="$ctx" \
   --benchmark_out="$out/e2e.json" --benchmark_out_format=json > "$out/e2e.txt" 2>&1
 rc=$?
 date -u >> "$out/gpu.txt"

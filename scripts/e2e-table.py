@@ -5,7 +5,17 @@
 
 Usage: scripts/e2e-table.py BENCH_JSON [> e2e.md]
 
-One row per column x codec:
+Three tables from the one run, with a header line saying what ran where (GPU, driver, clocks,
+commit, date: the context fastpair_bench_e2e records, plus what scripts/device-e2e.sh passes with
+--benchmark_context).
+
+1. Decode, one row per column x codec: decoded GB; the automatic configuration's name; its
+  GB/s with chars + int64 offsets and with chars only; the paper's kernel (paper_config<W>, W by
+  the paper's rule) the same two ways; default / paper (min times, with offsets); a device-to-
+  device copy of the decoded size in the same run; the default column's device bytes / file
+  bytes; prepare ms. GB/s: min-time (median-time in parentheses).
+
+2. Stored bytes to decoded column, one row per column x codec:
   ratio v2 (v1)     decoded bytes / .fpc file bytes, version 2 (version 1 in parentheses)
   device / file     device bytes of the prepared column / v2 file bytes: the lean default, then
                     with each accelerator alone (length stream, fused codes, split stream, 8-byte
@@ -21,9 +31,8 @@ One row per column x codec:
   decode GB/s       decode_only on the default column vs the old defaults (what prepare built by
                     default before: length stream + fused codes + split stream + row offsets +
                     row lengths): min-time (median-time)
-  chars GB/s        decode_chars / decode_chars_old: the same decodes without offsets (what the
-                    offsets cost each column); "-" where the run has no such case
-Then, where the run has the decode_<acc> cases, a second table: per column x codec, the decode
+
+3. Where the run has the decode_<acc> cases: per column x codec, the decode
 GB/s of the default column and, for each accelerator alone on top of it, its device bytes / file
 bytes and the change of the decode's min time against the default column's ("-" where it does
 not apply).
@@ -35,7 +44,7 @@ import statistics
 import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
-         "decode_chars_old", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
+         "decode_chars_old", "decode_paper", "decode_paper_chars", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
          "pipelined_pageable", "pipelined_device")
 
 
@@ -94,7 +103,9 @@ def main():
         return f"{f.format(b['GBps_min'])} ({f.format(b['GBps_median'])})"
 
     ctx = data.get("context", {})
-    print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('cuda_driver_version', '?')}, "
+    print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('gpu_driver', ctx.get('cuda_driver_version', '?'))}, "
+          f"SM clock {ctx.get('sm_clock_mhz', '?')} MHz at the start (max {ctx.get('sm_clock_max_mhz', '?')}), "
+          f"memory clock {ctx.get('mem_clock_mhz', '?')} MHz, commit {ctx.get('git_commit', '?')}, "
           f"{ctx.get('date', '?')}; {ctx.get('bench_iterations', '?')} timed runs per case after a warm-up, "
           f"L2 flushed before each; first {int(ctx.get('bench_source_bytes', 0)) >> 20} MiB of each column "
           f"tiled to >= {float(ctx.get('bench_target_bytes', 0)) / 1e9:g} GB decoded; e2e = prepare_fpc_host / "
@@ -102,11 +113,13 @@ def main():
           f"to the stream's end; pipelined = decode_fpc_host / decode_fpc_device into the same output + the "
           f"column's destruction.")
     print()
+    decode_table(cells, order, counter, rate)
+    print()
     print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
           "| + split stream | + row offsets | + row lengths | prepare ms min / med | e2e pinned GB/s | e2e pageable GB/s "
           "| e2e device GB/s | pipelined pinned GB/s | pipelined pageable GB/s | pipelined device GB/s "
-          "| bound GB/s | decode GB/s default | decode GB/s old defaults | chars GB/s default | chars GB/s old defaults |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     h2d, h2p, d2d, skipped = [], [], [], []
     for key in order:
         c = cells[key]
@@ -116,7 +129,7 @@ def main():
             if all("time budget" in e for e in errs):
                 skipped.append(f"{key[0]}/{key[1]}")
                 continue
-            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 19)
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 16)
             continue
         dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
         fused = counter(c, "fused_applies")
@@ -142,7 +155,7 @@ def main():
                rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
                rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device"),
                num(bound),
-               rate(c, "decode_only"), rate(c, "decode_only_old"), rate(c, "decode_chars"), rate(c, "decode_chars_old")]
+               rate(c, "decode_only"), rate(c, "decode_only_old")]
         print("| " + " | ".join(row) + " |")
         for case, acc in (("h2d_pinned", h2d), ("h2d_pageable", h2p), ("d2d", d2d)):
             if case in c and "GBps_min" in c[case]:
@@ -178,6 +191,40 @@ def main():
                   f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
 
     accelerators(cells, order, counter, rate)
+
+
+def decode_table(cells, order, counter, rate):
+    """Table 1: the automatic configuration and the paper's kernel, with and without offsets,
+    beside a device-to-device copy of the decoded size."""
+    print("| column | codec | decoded GB | automatic config | GB/s chars + offsets | GB/s chars | paper config "
+          "| paper GB/s chars + offsets | paper GB/s chars | default / paper | copy GB/s | device / file | prepare ms min / med |")
+    print("|---|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    ratios = []
+    for key in order:
+        c = cells[key]
+        stored = counter(c, "stored_bytes")
+        if stored is None:
+            continue
+        dflt, paper = c.get("decode_only"), c.get("decode_paper")
+        ok = lambda b: b is not None and "error" not in b
+        x = "-"
+        if ok(dflt) and ok(paper):
+            r = paper["ms_min"] / dflt["ms_min"]
+            ratios.append(r)
+            x = f"{r:.2f}"
+        prep = c.get("prepare_only")
+        prep_s = "-" if not ok(prep) else f"{prep['ms_min']:.1f} / {prep['ms_median']:.1f}"
+        row = [key[0], key[1], f"{counter(c, 'decoded_bytes') / 1e9:.2f}",
+               f"`{dflt['label']}`" if ok(dflt) and dflt.get("label") else "-",
+               rate(c, "decode_only"), rate(c, "decode_chars"),
+               f"`{paper['label']}`" if ok(paper) and paper.get("label") else "-",
+               rate(c, "decode_paper"), rate(c, "decode_paper_chars"), x, rate(c, "d2d"),
+               f"{counter(c, 'dev_default') / stored:.2f}", prep_s]
+        print("| " + " | ".join(row) + " |")
+    if ratios:
+        print()
+        print(f"- default / paper (min times, chars + offsets): {min(ratios):.2f} .. {max(ratios):.2f}x, median "
+              f"{statistics.median(ratios):.2f}x over {len(ratios)} cells")
 
 
 ACCELERATORS = (("decode_ls", "dev_length_stream", "length stream"), ("decode_fc", "dev_fused_codes", "fused codes"),

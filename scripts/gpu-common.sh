@@ -19,7 +19,7 @@ gpu_begin() {
   mkdir -p "$1" && out=$(cd "$1" && pwd)
   summary=$out/summary.txt
   : > "$summary"
-  { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; git rev-parse --short HEAD; date -u; } >> "$summary" 2>&1
+  { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; echo "commit ${FASTPAIR_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"; date -u; } >> "$summary" 2>&1
   status=0
 }
 

@@ -11,11 +11,15 @@
 #      the host CPU, so they share the GPU well; nothing here is timed.
 # A failed test's Catch2 report (the lines around FAILED) is copied into summary.txt.
 # Every log lands in OUTDIR; OUTDIR/summary.txt has one line per check; exit 0 only if all passed.
-# Usage: scripts/gpu-verify.sh OUTDIR BUILD_DIR [JOBS]   (FASTPAIR_DATA_DIR: the zstd columns)
+# Usage: scripts/gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]
+#   (FASTPAIR_DATA_DIR: the zstd columns). "tests" runs step 1 only, "sanitizers" step 2 only: two
+#   calls where one cannot hold both.
 set -uo pipefail
-out=${1:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS]}
-build=${2:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS]}
+out=${1:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
+build=${2:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
 jobs=${3:-8}
+phase=${4:-all}
+case $phase in all | tests | sanitizers) ;; *) echo "gpu-verify: unknown phase '$phase'"; exit 2 ;; esac
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 t=$build/tests
 require_bins "configure with -DFASTPAIR_BUILD_TESTS=ON and build in $build" \
@@ -62,6 +66,7 @@ run_test() {  # run_test NAME CMD...
   record "$name" $rc "$(grep -E 'test cases|All tests passed' "$out/$name.log" | tail -1) ($((SECONDS - t0)) s)"
   [ $rc -ne 0 ] && grep -B 12 -A 12 FAILED "$out/$name.log" | head -80 >> "$summary"
 }
+if [ "$phase" != sanitizers ]; then
 run_test test_host "$t/fastpair_test_host"
 for g in 0 1 2 3 4; do run_test "test_decode_g$g" "$t/fastpair_test_decode_g$g"; done
 run_test test_gpu "$t/fastpair_test_gpu"
@@ -77,6 +82,8 @@ if [ -x "$build/examples/fastpair_example_csv_pipeline" ]; then
   record example_csv_pipeline $rc "$(tail -1 "$out/example_csv_pipeline.log" | cut -c1-120)"
 fi
 
+fi
+if [ "$phase" != tests ]; then
 xargs -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt"
 while IFS= read -r line; do
   name=${line%%|*}
@@ -85,5 +92,6 @@ while IFS= read -r line; do
     what=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$name.log" | tail -1)
   record "san_$name" "$rc" "$what; $(grep -E 'test cases|All tests passed|No test cases' "$out/san_$name.log" | tail -1) ($secs s)"
 done < "$out/sanitizer_matrix.txt"
+fi
 echo "gpu-verify status=$status" | tee -a "$summary"
 exit $status

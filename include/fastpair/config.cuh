@@ -156,9 +156,19 @@ struct auto_config {};
 template <int W>
 using paper_config = decode_config<6, W, 1, 256, 4, emit_strategy::staged_bytes>;
 
-/** @brief "k6.w8.h1.t256.b4" (".words" appended for register_words, ".swords" for
- *  register_words_short, ".texlo" / ".texls" / ".texlf" for the texture gather strategies): the
- *  config's name in test names, benchmark names and logs. */
+/**
+ * @brief A config's name in test names, benchmark names, logs and errors: the five numbers, then
+ * a word for each strategy that is not the default.
+ *
+ * `k8.w16.h0.t256.b3` is K = 8 tokens per thread, W = 16, H = 0 hoisted rounds, T = 256 threads
+ * per block, B = 3 blocks per SM, the default emit (register_words) and global gathers. Suffixes:
+ * `.staged` (emit_strategy::staged_bytes, the paper's emit), `.short` (register_words_short:
+ * tokens of at most 8 bytes); `.tex` (gather_strategy::texture_low), `.tex.lenstream`
+ * (texture_low_streamed: token lengths from the per-code length stream), `.tex.fused`
+ * (texture_low_fused: codes fused with their lengths). The paper's configuration is
+ * `k6.w8.h1.t256.b4.staged` (or `.w16`). auto_config_name() appends `.split` where the automatic
+ * choice decodes the split stream.
+ */
 template <class Config>
 std::string config_name()
 {
@@ -166,12 +176,12 @@ std::string config_name()
          std::to_string(Config::low_plane_bytes) + ".h" + std::to_string(Config::hoisted_rounds) +
          ".t" + std::to_string(Config::threads_per_block) + ".b" +
          std::to_string(Config::min_blocks_per_sm) +
-         (Config::emit == emit_strategy::register_words         ? ".words"
-          : Config::emit == emit_strategy::register_words_short ? ".swords"
+         (Config::emit == emit_strategy::staged_bytes           ? ".staged"
+          : Config::emit == emit_strategy::register_words_short ? ".short"
                                                                 : "") +
-         (Config::gather == gather_strategy::texture_low            ? ".texlo"
-          : Config::gather == gather_strategy::texture_low_streamed ? ".texls"
-          : Config::gather == gather_strategy::texture_low_fused    ? ".texlf"
+         (Config::gather == gather_strategy::texture_low            ? ".tex"
+          : Config::gather == gather_strategy::texture_low_streamed ? ".tex.lenstream"
+          : Config::gather == gather_strategy::texture_low_fused    ? ".tex.fused"
                                                                     : "");
 }
 

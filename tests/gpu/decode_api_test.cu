@@ -58,8 +58,8 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
   // - sm_90+ split stream (detail::tuned_split_stream): OnPair-12 with < 20 % longer than 8 bytes;
   // - streamed lengths (select_policy): a length stream, no fused codes and mean token < 9 B;
   // - sm_90+ config: K8 H0 T256 B3 (tuned_config<sm90>); 12-bit columns read fused codes
-  //   (.texlf), FSST-12 (W 8, no high plane) with the short-token emit (.swords); OnPair-16 streams
-  //   lengths (.texls) or gathers them (.texlo); a split stream decodes with the split config.
+  //   (.tex.fused), FSST-12 (W 8, no high plane) with the short-token emit (.short); OnPair-16 streams
+  //   lengths (.tex.lenstream) or gathers them (.tex); a split stream decodes with the split config.
   // These need the accelerators, which are opt-in (prepare_options): length stream, fused codes,
   // split stream. A default (lean) column has none of them and decodes the same bytes.
   struct expectation {
@@ -72,24 +72,24 @@ TEST_CASE("automatic W and config match the reference", "[gpu][decode]")
   };
   expectation const cases[] = {
     // 0 % long, mean 4: W 8, streamed
-    {codec::onpair16, 4, 12, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.words.texls"},
+    {codec::onpair16, 4, 12, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.tex.lenstream"},
     // 10 % long (< 14 %), mean 0.9 * 4 + 0.1 * 12 = 4.8 (>= 3): W 8
-    {codec::onpair16, 4, 12, 1, 4.8, 8, 8, true, false, "k8.w8.h0.t256.b3.words.texls"},
+    {codec::onpair16, 4, 12, 1, 4.8, 8, 8, true, false, "k8.w8.h0.t256.b3.tex.lenstream"},
     // 0 % long but mean 2 (< 3): W 16 on sm_90, streamed
-    {codec::onpair16, 2, 12, 0, 2.0, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texls"},
+    {codec::onpair16, 2, 12, 0, 2.0, 8, 16, true, false, "k8.w16.h0.t256.b3.tex.lenstream"},
     // 30 % long (>= 14 %, <= 60 %), mean 6.4: sm_90 W 16, paper W 8, streamed
-    {codec::onpair16, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texls"},
+    {codec::onpair16, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.tex.lenstream"},
     // 100 % long, mean 12 (>= 9): W 16 everywhere, lengths gathered
-    {codec::onpair16, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.words.texlo"},
+    {codec::onpair16, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.tex"},
     // OnPair-12, 0 % and 10 % long (< 20 %): split stream; its columns keep W 16
-    {codec::onpair12, 4, 12, 0, 4.0, 8, 16, true, true, "k8.w8.h0.t256.b3.swords.texlf.split"},
-    {codec::onpair12, 4, 12, 1, 4.8, 8, 16, true, true, "k8.w8.h0.t256.b3.swords.texlf.split"},
+    {codec::onpair12, 4, 12, 0, 4.0, 8, 16, true, true, "k8.w8.h0.t256.b3.short.tex.fused.split"},
+    {codec::onpair12, 4, 12, 1, 4.8, 8, 16, true, true, "k8.w8.h0.t256.b3.short.tex.fused.split"},
     // OnPair-12, 30 % and 100 % long: no split stream, fused codes at W 16
-    {codec::onpair12, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.words.texlf"},
-    {codec::onpair12, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.words.texlf"},
+    {codec::onpair12, 4, 12, 3, 6.4, 8, 16, true, false, "k8.w16.h0.t256.b3.tex.fused"},
+    {codec::onpair12, 4, 12, 10, 12.0, 16, 16, false, false, "k8.w16.h0.t256.b3.tex.fused"},
     // FSST-12: W 8 and the short-token emit, whatever the lengths (tokens of 4 or of 8 bytes)
-    {codec::fsst12, 4, 8, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.swords.texlf"},
-    {codec::fsst12, 4, 8, 10, 8.0, 8, 8, true, false, "k8.w8.h0.t256.b3.swords.texlf"},
+    {codec::fsst12, 4, 8, 0, 4.0, 8, 8, true, false, "k8.w8.h0.t256.b3.short.tex.fused"},
+    {codec::fsst12, 4, 8, 10, 8.0, 8, 8, true, false, "k8.w8.h0.t256.b3.short.tex.fused"},
   };
   auto const arch            = fastpair::detail::current_arch_bucket();
   bool const hopper_or_newer = arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100;
@@ -473,7 +473,7 @@ TEST_CASE("without a length stream the automatic config gathers lengths", "[gpu]
   auto const arch = fastpair::detail::current_arch_bucket();
   if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
     REQUIRE(fastpair::auto_config_name(dcol) ==
-            "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.words.texlo");
+            "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3.tex");
   ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
 }
 
@@ -495,7 +495,7 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
     auto const dcol = fastpair::device_column::prepare(col, {}, accel);
     REQUIRE(dcol.has_split_stream() == hopper_or_newer);
     if (hopper_or_newer) {
-      REQUIRE(fastpair::auto_config_name(dcol) == "k8.w8.h0.t256.b3.swords.texlf.split");
+      REQUIRE(fastpair::auto_config_name(dcol) == "k8.w8.h0.t256.b3.short.tex.fused.split");
       REQUIRE(dcol.split_row_code_offsets().size() == col.num_rows() + 1);
       REQUIRE(dcol.split_row_code_offsets().back() > col.num_codes);  // long tokens took two codes
     }
@@ -525,7 +525,7 @@ TEST_CASE("OnPair-12 columns of short tokens decode through their split stream",
     auto const plain = fastpair::device_column::prepare(col, {}, opt);
     REQUIRE_FALSE(plain.has_split_stream());
     REQUIRE_THROWS_AS(plain.split_view(), std::logic_error);
-    if (hopper_or_newer) REQUIRE(fastpair::auto_config_name(plain) == "k8.w16.h0.t256.b3.words.texlf");
+    if (hopper_or_newer) REQUIRE(fastpair::auto_config_name(plain) == "k8.w16.h0.t256.b3.tex.fused");
   }
   // Mostly long tokens: no split stream.
   auto const long_col = ft::random_column(codec::onpair12, ft::make_dictionary(codec::onpair12, 2000, {9, 16}, 63), 500,
@@ -553,10 +553,10 @@ TEST_CASE("without fused codes a 12-bit column's automatic config streams or gat
     REQUIRE((dcol.low_plane_bytes() == 8 ? dcol.view<8>().code_words : dcol.view<16>().code_words) == nullptr);
     auto const arch = fastpair::detail::current_arch_bucket();
     // W = 8 without a high plane (FSST-12) takes the short-token emit, with streamed lengths too.
-    std::string const emit = dcol.low_plane_bytes() == 8 && !dcol.has_high_plane() ? "swords" : "words";
+    std::string const emit = dcol.low_plane_bytes() == 8 && !dcol.has_high_plane() ? ".short" : "";
     if (arch == fastpair::arch_bucket::sm90 || arch == fastpair::arch_bucket::sm100)
       REQUIRE(fastpair::auto_config_name(dcol) ==
-              "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3." + emit + ".texls");
+              "k8.w" + std::to_string(dcol.low_plane_bytes()) + ".h0.t256.b3" + emit + ".tex.lenstream");
     ft::check_decode<fastpair::auto_config>(dcol, fastpair::decode_reference(col), 0, col.num_rows());
   }
 }
@@ -570,8 +570,10 @@ TEST_CASE("fused codes and the short-token emit are refused where they do not ap
   static_assert(std::is_same_v<fastpair::with_gathered_lengths<texlf>::type,
                                fastpair::decode_config<8, 8, 0, 256, 3, fastpair::emit_strategy::register_words,
                                                        G::texture_low>>);
-  REQUIRE(fastpair::config_name<swords>() == "k8.w8.h0.t256.b3.swords.texls");
-  REQUIRE(fastpair::config_name<texlf>() == "k8.w8.h0.t256.b3.words.texlf");
+  REQUIRE(fastpair::config_name<swords>() == "k8.w8.h0.t256.b3.short.tex.lenstream");
+  REQUIRE(fastpair::config_name<texlf>() == "k8.w8.h0.t256.b3.tex.fused");
+  REQUIRE(fastpair::config_name<fastpair::paper_config<16>>() == "k6.w16.h1.t256.b4.staged");
+  REQUIRE(fastpair::config_name<fastpair::decode_config<4, 8, 0, 128, 2>>() == "k4.w8.h0.t128.b2");
   fastpair::prepare_options opt;
   opt.low_plane_bytes = 8;
   opt.length_stream   = true;  // swords streams lengths: the refusal must be the emit's, not the stream's
