@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmark suite behind docs/BENCHMARKS.md on a GPU machine, in parts that each stay
+# Runs the benchmark suite behind docs/notes/paper-figures.md (the paper's figures) on a GPU machine, in parts that each stay
 # well under 9 minutes on an H200 (each part stops starting new columns after
 # FASTPAIR_PART_BUDGET_S seconds, default 480, and logs what it skipped).
 #

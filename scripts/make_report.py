@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-FileCopyrightText: 2026 fastpair contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Writes the generated part of docs/BENCHMARKS.md and the plots under docs/ from measured files.
+"""Writes the generated part of docs/notes/paper-figures.md and the plots under docs/ from measured files.
 
 Input: the folders (or .tgz archives) that scripts/bench-report.sh wrote on the GPU machine,
 default docs/bench-data/report/ (searched recursively; only baselines_*.json, sweeps_*.json,
@@ -12,10 +12,10 @@ It only formats what those files contain; the one exception is the paper's publi
 and our earlier anchors, which are constants below, each with its source (DESIGN.md §4/§5,
 ANCHORS.md). A part that was not run is reported as missing, never filled in.
 
-Output: docs/BENCHMARKS.md between <!-- BEGIN GENERATED --> and <!-- END GENERATED --> (the
-rest of the file is kept as is; the markers are appended if absent) and docs/bench_*.png.
+Output: docs/notes/paper-figures.md between <!-- BEGIN GENERATED --> and <!-- END GENERATED --> (the
+rest of the file is kept as is; the markers are appended if absent) and docs/notes/bench_*.png.
 
-Usage: scripts/make_report.py [--doc docs/BENCHMARKS.md] [--plots docs] [INPUT...]
+Usage: scripts/make_report.py [--doc docs/notes/paper-figures.md] [--plots docs] [INPUT...]
 Needs python3 and matplotlib (Debian: python3-matplotlib, i.e. run it with /usr/bin/python3).
 """
 import argparse
@@ -435,8 +435,11 @@ def fig4_section(E, plots, figs):
     if not pts:
         return out + ["Not measured yet (parts fig4a/fig4b missing).", ""]
     best = {}
+    # Config names: since 2026-12-03 the default emit (register_words) has no suffix and the
+    # paper's emit is ".staged"; before, staged had none and register_words was ".words".
+    new_names = any(cfg.endswith(".staged") for _, _, cfg, _ in pts)
     for col, codec, cfg, e in pts:
-        emit = "words" if cfg.endswith(".words") else "staged"
+        emit = "staged" if cfg.endswith(".staged") or (not new_names and not cfg.endswith(".words")) else "words"
         key = (col, codec, emit, int(e["W"]))
         if key not in best or e["GBps_min"] > best[key][1]["GBps_min"]:
             best[key] = (cfg, e)
@@ -617,8 +620,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("inputs", nargs="*", default=[os.path.join(ROOT, "docs", "bench-data", "report")])
     ap.add_argument("--registers", default=os.path.join(ROOT, "docs", "bench-data", "registers.json"))
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
-    ap.add_argument("--plots", default=os.path.join(ROOT, "docs"))
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "notes", "paper-figures.md"))
+    ap.add_argument("--plots", default=os.path.join(ROOT, "docs", "notes"))
     ap.add_argument("--no-plots", action="store_true")
     a = ap.parse_args()
     plots = None

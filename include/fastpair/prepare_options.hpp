@@ -15,10 +15,9 @@ namespace fastpair {
  *
  * The default prepared column is lean: the codes as stored (u16 for OnPair-16, packed 12-bit for
  * OnPair-12 and FSST-12, read in place by the kernels), the stored row code counts, a row index of 16 bytes per 1 024
- * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in. Its
- * device bytes per column, and the decode rate with all of them on (the old defaults) beside the
- * default's, are in docs/BENCHMARKS.md ("Stored bytes to decoded column on the H200"); each one's
- * gain when it was added is in docs/notes/decoder-history-2026-11.md (issue 7's levers).
+ * rows, the sidecar and the dictionary planes. Every decode-time accelerator below is opt-in; each
+ * one's device bytes and decode gain per column are in docs/BENCHMARKS.md (table 3, "Each
+ * accelerator alone"), what each costs per row or code in docs/DECODER.md.
  */
 struct prepare_options {
   int low_plane_bytes = 0;  ///< W: 8 or 16; 0 = automatic for the current GPU (detail::tuned_low_plane_bytes)
@@ -30,7 +29,7 @@ struct prepare_options {
   bool regenerate_sidecar = false;  ///< ignore a stored sidecar and compute it on the GPU
   /// Accelerator: the per-code length stream (half a byte per code) that
   /// gather_strategy::texture_low_streamed reads. Without it decode_column refuses those configs
-  /// (logic_error; launch_decode returns cudaErrorInvalidResourceHandle).
+  /// (logic_error naming the config).
   bool length_stream = false;
   /// Accelerator for dictionaries of at most 4 096 entries (OnPair-12, FSST-12): the fused code
   /// stream (2 bytes per code: code and token length in one 16-bit word) that
