@@ -3,7 +3,9 @@
 // Catch2 v2 runner shared by every test executable. Catch2 2.13 has no SKIP, so when no CUDA
 // device is present the `[gpu]` cases are excluded from the run and counted: the runner prints
 // how many it skipped, and a test binary holding only GPU cases prints FASTPAIR_NO_GPU so that
-// ctest reports it as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
+// ctest reports it as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt). Listing
+// (--list-tests, --list-test-names-only, --list-tags) runs nothing and lists every case, so that
+// scripts (gpu-verify.sh) can enumerate the GPU cases on any machine.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -21,8 +23,9 @@ int main(int argc, char* argv[])
   int devices = 0;
   bool const has_gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
   (void)cudaGetLastError();
-  if (!has_gpu) {
-    auto& cfg = session.configData();
+  auto& cfg = session.configData();
+  bool const listing = cfg.listTests || cfg.listTestNamesOnly || cfg.listTags;
+  if (!has_gpu && !listing) {  // listing runs nothing: every case is listed, GPU or not
     // Count the [gpu] cases that the user's filter would have run.
     Catch::TestSpec const spec = session.config().testSpec();
     std::size_t gpu_cases = 0, total = 0;
