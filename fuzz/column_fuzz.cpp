@@ -110,14 +110,14 @@ host_half prepare_host_half(compressed_column const& col, bool valid)
 void check_planes(dictionary_planes const& p, codec kind, dictionary const& d, int w)
 {
   CHECK(p.low_plane_bytes == w && p.entries == code_space(kind) && p.num_tokens == d.size());
-  CHECK(p.lo.size() == std::size_t{p.entries} * w && p.lengths.size() == p.entries / 2);
+  CHECK(p.lo.size() == std::size_t{p.entries} * w && p.entry_lengths.size() == p.entries / 2);
   CHECK(p.hi.size() == (max_token_length(kind) > w ? std::size_t{p.entries} * (16 - w) : 0));
 }
 
 /** Token e of a plane set as decode kernels read it: lengths nibble, W low bytes, high bytes. */
 void append_from_planes(std::vector<char>& out, dictionary_planes const& p, std::uint32_t e)
 {
-  std::uint32_t const len = ((p.lengths[e / 2] >> (4 * (e & 1))) & 15u) + 1;
+  std::uint32_t const len = ((p.entry_lengths[e / 2] >> (4 * (e & 1))) & 15u) + 1;
   std::uint32_t const w   = static_cast<std::uint32_t>(p.low_plane_bytes);
   std::uint32_t const lo  = std::min(len, w);
   CHECK(len <= w || !p.hi.empty());

@@ -36,7 +36,10 @@ struct column_view {
   std::uint16_t const* codes     = nullptr;
   std::uint8_t const* lo         = nullptr;  ///< [entries * W]
   std::uint8_t const* hi         = nullptr;  ///< [entries * (16 - W)], may be null if no token > W
-  std::uint8_t const* lengths    = nullptr;  ///< [entries / 2]
+  /// Entry lengths: token length - 1 of dictionary entry e in bits 4(e mod 2) .. +3 of byte e / 2
+  /// (entries / 2 bytes; entry_nibble reads them). Not the per-code length stream (code_lengths)
+  /// nor the rows' lengths (device_column::row_length_bytes).
+  std::uint8_t const* entry_lengths = nullptr;
   std::uint64_t const* sidecar   = nullptr;  ///< [num_segments + 1]
   std::uint64_t num_codes        = 0;
   std::uint32_t num_tokens       = 0;  ///< codes >= num_tokens are corrupt
@@ -58,6 +61,12 @@ struct column_view {
   /// fused stream of a 12-bit column, 13 for its split stream (device_column::split_view).
   std::uint32_t fused_code_bits = 12;
   std::uint32_t code_bits       = 16;  ///< how `codes` is stored: 16 (u16) or 12 (packed)
+
+  /// Token length - 1 (0..15) of dictionary entry `e` (< the plane's entries), from entry_lengths.
+  __device__ __forceinline__ std::uint32_t entry_nibble(std::uint32_t e) const
+  {
+    return (__ldg(entry_lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu;
+  }
 
   __host__ __device__ std::uint64_t num_segments() const
   {

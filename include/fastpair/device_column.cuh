@@ -113,7 +113,7 @@ class device_column {
    *  its memory resource for), accelerators included. */
   std::uint64_t device_bytes() const noexcept
   {
-    return bytes_of(codes_) + bytes_of(code_words_) + bytes_of(lo_) + bytes_of(hi_) + bytes_of(lengths_) +
+    return bytes_of(codes_) + bytes_of(code_words_) + bytes_of(lo_) + bytes_of(hi_) + bytes_of(entry_lengths_) +
            bytes_of(sidecar_) + bytes_of(row_byte_offsets_) + bytes_of(row_code_offsets_) + bytes_of(error_) +
            bytes_of(code_lengths_) + bytes_of(count_words_) + bytes_of(block_codes_) + bytes_of(block_bytes_) +
            bytes_of(split_words_) + bytes_of(split_sidecar_) + bytes_of(split_lo_) + bytes_of(split_lengths_) +
@@ -255,7 +255,7 @@ class device_column {
     FASTPAIR_EXPECTS(has_split_stream(), "the column has no split stream (prepare_options::split_stream, OnPair-12)");
     column_view<8> v;
     v.lo              = split_lo_ptr_;
-    v.lengths         = split_lengths_.data();
+    v.entry_lengths   = split_lengths_.data();
     v.sidecar         = split_sidecar_.data();
     v.num_codes       = split_num_codes_;
     v.num_tokens      = split_num_tokens_;
@@ -376,7 +376,7 @@ class device_column {
     v.code_bits      = static_cast<std::uint32_t>(code_bits(kind_));
     v.lo             = lo_ptr_;
     v.hi             = hi_.data();
-    v.lengths        = lengths_ptr_;
+    v.entry_lengths  = entry_lengths_ptr_;
     v.sidecar        = sidecar_.data();
     v.num_codes      = num_codes_;
     v.num_tokens     = num_tokens_;
@@ -690,7 +690,7 @@ class device_column {
     split_words_              = detail::upload(s.words, stream, mr_);
     split_sidecar_            = detail::upload(s.sidecar, stream, mr_);
     split_lo_ptr_             = detail::upload_texture_aligned(s.planes.lo, split_lo_, stream, mr_);
-    split_lengths_            = detail::upload(s.planes.lengths, stream, mr_);
+    split_lengths_            = detail::upload(s.planes.entry_lengths, stream, mr_);
     split_lo_tex_             = texture_object(split_lo_ptr_, s.planes.lo.size(),
                                                cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned), stream);
     split_num_codes_          = s.words.size();
@@ -748,9 +748,9 @@ class device_column {
   length_histogram histogram_{};
   std::vector<std::uint64_t> block_codes_host_{0}, block_bytes_host_{0};  // the row index (host copy)
   device_buffer<std::uint16_t> codes_, code_words_;
-  device_buffer<std::uint8_t> lo_, hi_, lengths_;  // lo_ and lengths_ hold the aligned lo_ptr_, lengths_ptr_
+  device_buffer<std::uint8_t> lo_, hi_, entry_lengths_;  // lo_ and entry_lengths_ hold the aligned lo_ptr_, entry_lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
-  std::uint8_t const* lengths_ptr_ = nullptr;
+  std::uint8_t const* entry_lengths_ptr_ = nullptr;
   device_buffer<std::uint64_t> sidecar_, row_byte_offsets_, row_code_offsets_;
   device_buffer<std::uint64_t> count_words_, block_codes_, block_bytes_;  // stored counts, row index
   device_buffer<std::uint32_t> error_, code_lengths_;
@@ -864,7 +864,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // dictionary's device copy on the GPU: no plane upload queues behind the codes' copies.
   d.num_tokens_ = static_cast<std::uint32_t>(N);
   std::uint32_t const entries = code_space(s.kind);
-  d.lengths_ptr_              = alloc_texture_aligned(entries / 2, d.lengths_, stream, mr);
+  d.entry_lengths_ptr_        = alloc_texture_aligned(entries / 2, d.entry_lengths_, stream, mr);
   device_buffer<prepare_report> report(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
   d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
@@ -873,7 +873,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
   v.codes          = d.codes_.data();
   v.code_bits      = static_cast<std::uint32_t>(bits);
-  v.lengths        = d.lengths_ptr_;
+  v.entry_lengths  = d.entry_lengths_ptr_;
   v.num_codes      = n;
   v.num_tokens     = d.num_tokens_;
   v.sidecar_stride = s.stride;
@@ -886,7 +886,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // picks the plane width W. Then the host's dictionary check, and one synchronisation.
   lane.wait(stream, sample_chunk);
   length_plane_kernel<<<grid(entries / 2), 256, 0, st>>>(dict_dev.data(), d.num_tokens_, entries,
-                                                          const_cast<std::uint8_t*>(d.lengths_ptr_));
+                                                          const_cast<std::uint8_t*>(d.entry_lengths_ptr_));
   if (N) {  // the tokens' offsets in the dictionary bytes (the planes' input)
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, dict_dev.data(), dict_offsets.data(),

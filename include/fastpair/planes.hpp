@@ -8,7 +8,7 @@
  *  entry e (all code_space(codec) entries, unused ones zero)
  *   lo plane  [e*W      .. e*W+W)        first W bytes of token e        (W = 8 or 16)
  *   hi plane  [e*(16-W) .. e*(16-W)+16-W) bytes W..15 of token e         (absent for W = 16)
- *   lengths   byte e/2, nibble e%2 (low nibble = even e) = len(e) - 1
+ *   entry_lengths  byte e/2, nibble e%2 (low nibble = even e) = len(e) - 1
  * @endcode
  *
  * The planes are sized to the full code space so a stray code can never address outside them,
@@ -34,7 +34,7 @@ struct dictionary_planes {
   std::uint32_t num_tokens = 0;  ///< real dictionary entries; codes >= num_tokens are corrupt
   std::vector<std::uint8_t> lo;       ///< entries * W bytes
   std::vector<std::uint8_t> hi;       ///< entries * (16 - W) bytes (empty when W == 16 or FSST-12)
-  std::vector<std::uint8_t> lengths;  ///< entries / 2 bytes, nibble = len - 1
+  std::vector<std::uint8_t> entry_lengths;  ///< entries / 2 bytes, nibble = len - 1
 };
 
 /**
@@ -52,7 +52,7 @@ inline dictionary_planes build_planes(codec kind, dictionary const& d, int w)
   p.lo.assign(std::size_t{p.entries} * w, 0);
   // FSST-12 tokens fit in 8 bytes: no high plane at all.
   if (max_token_length(kind) > w) p.hi.assign(std::size_t{p.entries} * (16 - w), 0);
-  p.lengths.assign(p.entries / 2, 0);
+  p.entry_lengths.assign(p.entries / 2, 0);
   for (std::uint32_t e = 0; e < p.num_tokens; ++e) {
     std::uint32_t const len = d.length(e);
     FASTPAIR_EXPECTS(len >= 1 && len <= std::uint32_t(max_token_length(kind)),
@@ -60,7 +60,7 @@ inline dictionary_planes build_planes(codec kind, dictionary const& d, int w)
     std::uint32_t const n_lo = len < std::uint32_t(w) ? len : std::uint32_t(w);
     std::memcpy(&p.lo[std::size_t{e} * w], d.data(e), n_lo);
     if (len > std::uint32_t(w)) std::memcpy(&p.hi[std::size_t{e} * (16 - w)], d.data(e) + w, len - w);
-    p.lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
+    p.entry_lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
   }
   return p;
 }
@@ -106,13 +106,13 @@ inline split_stream build_split_stream(compressed_column const& col, std::vector
   p.low_plane_bytes    = 8;
   p.entries            = 2 * 4096;
   p.lo.assign(std::size_t{p.entries} * 8, 0);
-  p.lengths.assign(p.entries / 2, 0);
+  p.entry_lengths.assign(p.entries / 2, 0);
   // Per token: its one or two split words, the second in the high half (0: none; a second
   // word's code is >= n >= 256, so it is never 0).
   std::vector<std::uint32_t> split_words(n, 0);
   auto put = [&](std::uint32_t e, std::uint8_t const* bytes, std::uint32_t len) {
     std::memcpy(&p.lo[std::size_t{e} * 8], bytes, len);
-    p.lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
+    p.entry_lengths[e / 2] |= static_cast<std::uint8_t>((len - 1) << (4 * (e & 1)));
     return e | (len - 1) << split_code_bits;
   };
   std::uint32_t next = n;

@@ -25,7 +25,7 @@ bool all_zero(std::vector<std::uint8_t> const& v, std::size_t from, std::size_t 
 }
 std::uint32_t nibble_length(dictionary_planes const& p, std::uint32_t e)
 {
-  return ((p.lengths[e / 2] >> (4 * (e & 1))) & 0xF) + 1;
+  return ((p.entry_lengths[e / 2] >> (4 * (e & 1))) & 0xF) + 1;
 }
 }  // namespace
 
@@ -40,7 +40,7 @@ TEST_CASE("planes: W=8 split read for OnPair", "[planes]")
   REQUIRE(p.num_tokens == 260);
   REQUIRE(p.lo.size() == std::size_t{p.entries} * 8);
   REQUIRE(p.hi.size() == std::size_t{p.entries} * 8);
-  REQUIRE(p.lengths.size() == p.entries / 2);
+  REQUIRE(p.entry_lengths.size() == p.entries / 2);
 
   // one-byte tokens: byte in lo[e*8], rest zero, no hi bytes
   for (std::uint32_t b = 0; b < 256; ++b) {
@@ -64,12 +64,12 @@ TEST_CASE("planes: W=8 split read for OnPair", "[planes]")
   CHECK(nibble_length(p, 258) == 9);
   CHECK(nibble_length(p, 259) == 16);
   // nibble order: even entry in the low nibble
-  CHECK(p.lengths[128] == ((8 - 1) << 4 | (3 - 1)));
-  CHECK(p.lengths[129] == ((16 - 1) << 4 | (9 - 1)));
+  CHECK(p.entry_lengths[128] == ((8 - 1) << 4 | (3 - 1)));
+  CHECK(p.entry_lengths[129] == ((16 - 1) << 4 | (9 - 1)));
   // unused entries are zero everywhere
   CHECK(all_zero(p.lo, 260 * 8, p.lo.size()));
   CHECK(all_zero(p.hi, 260 * 8, p.hi.size()));
-  CHECK(all_zero(p.lengths, 130, p.lengths.size()));
+  CHECK(all_zero(p.entry_lengths, 130, p.entry_lengths.size()));
 }
 
 TEST_CASE("planes: W=16 has no high plane", "[planes]")
@@ -88,7 +88,7 @@ TEST_CASE("planes: W=16 has no high plane", "[planes]")
   CHECK(nibble_length(p, 256) == tok.size());
   CHECK(nibble_length(p, 257) == 2);
   CHECK(all_zero(p.lo, 258 * 16, p.lo.size()));
-  CHECK(all_zero(p.lengths, 129, p.lengths.size()));
+  CHECK(all_zero(p.entry_lengths, 129, p.entry_lengths.size()));
 }
 
 TEST_CASE("planes: FSST-12 has no high plane at W=8", "[planes]")

@@ -186,7 +186,7 @@ __device__ __forceinline__ void warp_decode_segment(config_view<Config> const& c
         c = 0;
       }
       code[k] = c;
-      std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+      std::uint32_t const nib = col.entry_nibble(c);
       len[k]                  = idx < c_end ? nib + 1 : 0;
       lo[k]                   = __ldg(reinterpret_cast<lo_t const*>(col.lo) + c);
     }

@@ -240,7 +240,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
     if constexpr (LENGTHS_WITH_CODES) {
       len[k] = valid ? len[k] : 0;
     } else {
-      std::uint32_t const nib = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+      std::uint32_t const nib = col.entry_nibble(c);
       len[k]                  = valid ? nib + 1 : 0;
     }
     lo_t const lo = gather_low<Config::gather>(col, c);

@@ -120,7 +120,7 @@ template <int W>
 __device__ __forceinline__ std::uint32_t token_length(column_view<W> const& col, std::uint32_t c)
 {
   if (c >= col.num_tokens) c = 0;
-  return ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) + 1;
+  return col.entry_nibble(c) + 1;
 }
 
 /** The decoded position of code c (<= num_codes): its segment's sidecar entry plus the lengths
@@ -361,7 +361,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
         errors |= code_out_of_range;
         c = 0;
       }
-      std::uint32_t const k = (__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu;
+      std::uint32_t const k = col.entry_nibble(c);
       sum += k + 1;
       if (histogram != nullptr && in_range) {
         std::uint64_t const inc = std::uint64_t{1} << ((k & 3u) * 16);
@@ -409,7 +409,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void code_lengths_kernel(column_view<W> c
       std::uint64_t const i = 8 * t + k;
       std::uint32_t c       = i < col.num_codes ? load_code(col, i) : 0u;
       if (c >= col.num_tokens) c = 0;
-      word |= ((__ldg(col.lengths + (c >> 1)) >> ((c & 1u) * 4)) & 0xFu) << (4 * k);
+      word |= col.entry_nibble(c) << (4 * k);
     }
     out[t] = word;
   }
@@ -427,7 +427,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void fused_codes_kernel(column_view<W> co
     if (raw > 0xFFFu) atomicOr(col.error, code_out_of_range);  // not from a 12-bit stream: cannot be fused
     std::uint32_t const c = raw & 0xFFFu;
     std::uint32_t const e = c < col.num_tokens ? c : 0u;
-    out[i] = static_cast<std::uint16_t>(c | (((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) << 12));
+    out[i] = static_cast<std::uint16_t>(c | (col.entry_nibble(e) << 12));
   }
 }
 

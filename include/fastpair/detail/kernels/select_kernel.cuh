@@ -381,7 +381,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void gather_compact_kernel(column_view<W>
     for (std::uint64_t c = a + lane; c < p; c += 32) {
       std::uint32_t const code = load_code(col, c);
       std::uint32_t const e    = code < col.num_tokens ? code : 0u;
-      partial += ((__ldg(col.lengths + (e >> 1)) >> ((e & 1u) * 4)) & 0xFu) + 1;
+      partial += col.entry_nibble(e) + 1;
     }
     for (int o = 16; o > 0; o >>= 1) partial += __shfl_xor_sync(0xFFFFFFFFu, partial, o);
     errors = warp_or(errors);
