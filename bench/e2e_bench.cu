@@ -17,6 +17,8 @@
 //   e2e/<column>/<codec>/prepare_only     prepare_fpc_host(pinned image) + destruction (default options:
 //                                         the content is checked on the GPU)
 //   e2e/<column>/<codec>/prepare_novalidate  the same with prepare_options::validate = false
+//   e2e/<column>/<codec>/prepare_device   prepare_fpc_device(image in device memory) + destruction: what
+//                                         e2e_device spends before its decode
 //   e2e/<column>/<codec>/decode_only      decode_column of an already prepared default (lean) column,
 //                                         chars + int64 offsets
 //   e2e/<column>/<codec>/decode_only_old  the same on a column prepared as the library did by default
@@ -67,12 +69,16 @@
 // (default onpair16,onpair12,fsst12), FASTPAIR_BENCH_ITERS (default 5), FASTPAIR_BENCH_BYTES
 // (default 1e9), FASTPAIR_BENCH_SOURCE_BYTES (default here 16 MiB), FASTPAIR_DATA_DIR,
 // FASTPAIR_E2E_BUDGET_S (seconds since start after which the remaining cases are skipped with an
-// error, so that a cut run still writes complete JSON; default none).
+// error, so that a cut run still writes complete JSON; default none), FASTPAIR_BENCH_PROFILE (set:
+// each case runs once more after its timed runs, between cudaProfilerStart and cudaProfilerStop,
+// for `ncu --profile-from-start off`: every kernel of the case's path, one run).
 // The columns are encoded in parallel (all host threads) before the first benchmark.
 #include "common/suite.cuh"
 
 #include <fastpair/io.hpp>
 #include <fastpair/reference.hpp>
+
+#include <cuda_profiler_api.h>
 
 #include <atomic>
 #include <chrono>
@@ -344,6 +350,7 @@ enum class what {
   pipelined_device,
   prepare_only,
   prepare_novalidate,
+  prepare_device,
   decode_only,
   decode_only_old,
   decode_chars,
@@ -370,6 +377,7 @@ char const* name_of(what w)
     case what::pipelined_device: return "pipelined_device";
     case what::prepare_only: return "prepare_only";
     case what::prepare_novalidate: return "prepare_novalidate";
+    case what::prepare_device: return "prepare_device";
     case what::decode_only: return "decode_only";
     case what::decode_only_old: return "decode_only_old";
     case what::decode_chars: return "decode_chars";
@@ -392,8 +400,9 @@ bool is_e2e(what w)
   return w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device || w == what::pipelined_pinned ||
          w == what::pipelined_pageable || w == what::pipelined_device;
 }
-bool host_timed(what w) { return is_e2e(w) || w == what::prepare_only || w == what::prepare_novalidate; }
-bool decodes(what w) { return w != what::h2d_pinned && w != what::h2d_pageable && w != what::d2d && w != what::prepare_only && w != what::prepare_novalidate; }
+bool prepares_only(what w) { return w == what::prepare_only || w == what::prepare_novalidate || w == what::prepare_device; }
+bool host_timed(what w) { return is_e2e(w) || prepares_only(w); }
+bool decodes(what w) { return w != what::h2d_pinned && w != what::h2d_pageable && w != what::d2d && !prepares_only(w); }
 
 /** The prepared column a decode_only-like case decodes (the default one for decode_only). */
 device_column const& column_of(cell& c, what w)
@@ -462,6 +471,10 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       prepare_options o;
       o.validate              = false;
       device_column const col = device_column::prepare_fpc_host(c.pinned.data(), c.stored, s, o);
+      finish(col);
+    } break;
+    case what::prepare_device: {
+      device_column const col = device_column::prepare_fpc_device(c.dbytes.data(), c.stored, s);
       finish(col);
     } break;
     case what::decode_only:
@@ -591,6 +604,13 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
     state.SetIterationTime(sec);
     times.push_back(sec);
   }
+  if (std::getenv("FASTPAIR_BENCH_PROFILE") != nullptr) {  // one more run, for ncu (untimed)
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    FASTPAIR_CUDA_TRY(cudaProfilerStart());
+    run_case(c, w, s, t, false);
+    FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
+    FASTPAIR_CUDA_TRY(cudaProfilerStop());
+  }
   double const tmin = fb::min_of(times), tmed = fb::median_of(times);
   if (w == what::h2d_pinned) c.h2d_pinned_s = tmin;
   if (w == what::decode_only) c.decode_s = tmin;
@@ -668,7 +688,7 @@ int main(int argc, char** argv)
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
                      what::decode_chars, what::decode_chars_old, what::decode_paper, what::decode_paper_chars, what::decode_ls, what::decode_fc, what::decode_ss,
                      what::decode_ro, what::decode_rl, what::prepare_only, what::prepare_novalidate,
-                     what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
+                     what::prepare_device, what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
                      what::pipelined_pageable, what::pipelined_device}) {
         if ((w == what::decode_fc && fastpair::code_space(kind) > 4096) || (w == what::decode_ss && kind != codec::onpair12))
           continue;  // cannot apply to the codec

@@ -22,6 +22,7 @@ commit, date: the context fastpair_bench_e2e records, plus what scripts/device-e
                     row offsets, compact row lengths wherever rows fit 2 bytes; "-" where it does
                     not apply, "in default" where the default builds the row lengths already)
   prepare ms        prepare_fpc_host from pinned memory (+ destruction), min / median
+  prepare from device ms  prepare_fpc_device from device memory (+ destruction), min / median
   e2e GB/s          decoded bytes / time of prepare + decode (chars + int64 offsets), from pinned
                     host memory, pageable host memory and device memory: min-time GB/s (median-
                     time GB/s in parentheses)
@@ -44,7 +45,7 @@ import statistics
 import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
-         "decode_chars_old", "decode_paper", "decode_paper_chars", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
+         "decode_chars_old", "decode_paper", "decode_paper_chars", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "prepare_device", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
          "pipelined_pageable", "pipelined_device")
 
 
@@ -116,10 +117,10 @@ def main():
     decode_table(cells, order, counter, rate)
     print()
     print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
-          "| + split stream | + row offsets | + row lengths | prepare ms min / med | e2e pinned GB/s | e2e pageable GB/s "
+          "| + split stream | + row offsets | + row lengths | prepare ms min / med | prepare from device ms min / med | e2e pinned GB/s | e2e pageable GB/s "
           "| e2e device GB/s | pipelined pinned GB/s | pipelined pageable GB/s | pipelined device GB/s "
           "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     h2d, h2p, d2d, skipped = [], [], [], []
     for key in order:
         c = cells[key]
@@ -129,14 +130,15 @@ def main():
             if all("time budget" in e for e in errs):
                 skipped.append(f"{key[0]}/{key[1]}")
                 continue
-            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 16)
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * 17)
             continue
         dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
         fused = counter(c, "fused_applies")
         split = counter(c, "split_applies")
-        prep = c.get("prepare_only")
-        prep_s = "-" if prep is None else ("error" if "error" in prep else
-                                            f"{prep['ms_min']:.1f} / {prep['ms_median']:.1f}")
+        def ms(case, digits=1):
+            b = c.get(case)
+            return "-" if b is None else ("error" if "error" in b else
+                                           f"{b['ms_min']:.{digits}f} / {b['ms_median']:.{digits}f}")
         bound = None
         for case in ("e2e_pinned", "e2e_pageable", "e2e_device"):
             if case in c and "bound_GBps" in c[case]:
@@ -151,7 +153,7 @@ def main():
                num(dev("dev_row_offsets"), "{:.2f}"),
                ("in default" if counter(c, "rl_default") else
                 ("-" if counter(c, "dev_row_lengths") == counter(c, "dev_default") else num(dev("dev_row_lengths"), "{:.2f}"))),
-               prep_s,
+               ms("prepare_only"), ms("prepare_device", 2),
                rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
                rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device"),
                num(bound),
