@@ -706,7 +706,11 @@ class device_column {
     std::uint64_t const nseg = num_segments();
     device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
-    if (nseg > 0) detail::launch_segment_lengths(v, seg_bytes.data(), 0, nseg, nullptr, stream);
+    if (nseg > 0) {
+      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
+      detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data(), 0, nseg);
+      FASTPAIR_CUDA_TRY(cudaGetLastError());
+    }
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
                                                      sidecar_.data(), nseg + 1, stream.get()));
@@ -992,8 +996,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     std::uint64_t const placed  = last ? n : seg_end * S;
     if (seg_end > seg_done && !use_stored) {
       std::uint64_t const m = seg_end - seg_done;
-      launch_segment_lengths(v, seg_bytes.data(), seg_done, seg_end, fused_histogram ? report.data()->histogram : nullptr,
-                             stream);
+      segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
+        v, seg_bytes.data(), seg_done, seg_end, fused_histogram ? report.data()->histogram : nullptr);
       // sidecar[seg_done .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
       FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(scan_temp.data(), scan_temp_bytes, seg_bytes.data() + seg_done,
                                                        d.sidecar_.data() + seg_done, cuda::std::plus<>{},

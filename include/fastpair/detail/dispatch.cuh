@@ -8,7 +8,6 @@
 #include <fastpair/config.cuh>
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/kernels/decode_kernel.cuh>
-#include <fastpair/detail/kernels/prepare_kernel.cuh>
 #include <fastpair/detail/kernels/row_offsets_kernel.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 
@@ -50,36 +49,6 @@ cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
   if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess) return e;
   out = std::max(1, per_sm * sms);
   if (dev < 64) cache[dev].store(out, std::memory_order_relaxed);
-  return cudaSuccess;
-}
-
-/**
- * The grid of a pass that stages the entry lengths in shared memory (stage_entry_lengths) and
- * strides over `work` units: at most the blocks of `kernel` that fit on the current device at once
- * with `smem` bytes each, so that each block loads the table once. The occupancy is cached per
- * device and per power-of-two class of `smem` (2 KiB .. 32 KiB; dictionaries of up to 65 536
- * entries), computed at the class's upper end.
- */
-template <class Kernel>
-cudaError_t table_pass_blocks(Kernel kernel, unsigned threads, unsigned smem, std::uint64_t work, unsigned& out) noexcept
-{
-  static std::atomic<int> cache[64][5] = {};
-  int cls = 0;
-  while (cls < 4 && (2048u << cls) < smem) ++cls;
-  int dev = 0;
-  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
-  int fit = dev < 64 ? cache[dev][cls].load(std::memory_order_relaxed) : 0;
-  if (fit == 0) {
-    int per_sm = 0, sms = 0;
-    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads),
-                                                                      std::max<std::size_t>(smem, std::size_t{2048} << cls));
-        e != cudaSuccess)
-      return e;
-    if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess) return e;
-    fit = std::max(1, per_sm * sms);
-    if (dev < 64) cache[dev][cls].store(fit, std::memory_order_relaxed);
-  }
-  out = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(work, static_cast<std::uint64_t>(fit))));
   return cudaSuccess;
 }
 
@@ -145,17 +114,16 @@ void launch_decode(config_view<Config> const& v, std::uint64_t c0, std::uint64_t
  * wait) gets a plain launch; which code the device runs is looked up once per device and kernel.
  */
 template <class... Params, class... Args>
-cudaError_t launch_offsets_pass(void (*kernel)(Params...), unsigned blocks, unsigned threads, unsigned smem,
-                                bool beside_decode, cuda::stream_ref stream, Args... args) noexcept
+cudaError_t launch_offsets_pass(void (*kernel)(Params...), unsigned blocks, unsigned threads, bool beside_decode,
+                                cuda::stream_ref stream, Args... args) noexcept
 {
   cudaLaunchAttribute attr{};
   attr.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim          = dim3(blocks);
-  cfg.blockDim         = dim3(threads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream           = stream.get();
+  cfg.gridDim  = dim3(blocks);
+  cfg.blockDim = dim3(threads);
+  cfg.stream   = stream.get();
   cfg.attrs    = &attr;
   cfg.numAttrs = 0;
   if (beside_decode) {
@@ -181,8 +149,8 @@ cudaError_t launch_copy_offsets(std::uint64_t const* row_byte_offsets, std::uint
 {
   if (n == 0) return cudaSuccess;
   unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 65535));
-  return launch_offsets_pass(copy_offsets_kernel<OffsetT>, blocks, 256, 0, beside_decode, stream, row_byte_offsets,
-                             n, out);
+  return launch_offsets_pass(copy_offsets_kernel<OffsetT>, blocks, 256, beside_decode, stream, row_byte_offsets, n,
+                             out);
 }
 
 /** Writes the offsets of rows [row_begin, row_end] minus b0 (row_end - row_begin + 1 entries)
@@ -194,28 +162,9 @@ cudaError_t launch_row_offsets_from_codes(column_view<W> const& col, row_counts_
                                           std::uint64_t total, OffsetT* out, bool beside_decode,
                                           cuda::stream_ref stream) noexcept
 {
-  auto const kernel = row_offsets_from_codes_kernel<OffsetT, W>;
-  unsigned const smem = entry_table_bytes(col.num_tokens);
-  unsigned blocks     = 0;
-  if (cudaError_t e = table_pass_blocks(kernel, 256, smem, row_end / row_block_rows - row_begin / row_block_rows + 1, blocks);
-      e != cudaSuccess)
-    return e;
-  return launch_offsets_pass(kernel, blocks, 256, smem, beside_decode, stream, col, counts, block_codes, block_bytes,
-                             row_begin, row_end, b0, total, out);
-}
-
-/** segment_lengths_kernel over segments [seg_begin, seg_end) (8 warps a block, one segment per
- *  warp at a time; at most resident-many blocks, each staging the entry lengths once). Throws
- *  cuda_error if the launch fails. */
-template <int W>
-void launch_segment_lengths(column_view<W> const& v, std::uint64_t* seg_bytes, std::uint64_t seg_begin,
-                            std::uint64_t seg_end, std::uint64_t* histogram, cuda::stream_ref stream)
-{
-  unsigned const smem = entry_table_bytes(v.num_tokens);
-  unsigned blocks     = 0;
-  FASTPAIR_CUDA_TRY(table_pass_blocks(segment_lengths_kernel<W>, 256, smem, (seg_end - seg_begin + 7) / 8, blocks));
-  segment_lengths_kernel<W><<<blocks, 256, smem, stream.get()>>>(v, seg_bytes, seg_begin, seg_end, histogram);
-  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  auto const blocks = static_cast<unsigned>(row_end / row_block_rows - row_begin / row_block_rows + 1);
+  return launch_offsets_pass(row_offsets_from_codes_kernel<OffsetT, W>, blocks, 256, beside_decode, stream, col, counts,
+                             block_codes, block_bytes, row_begin, row_end, b0, total, out);
 }
 
 /** The same offsets from the compact row lengths (`length_bytes` = 1 or 2 per row). */
@@ -227,10 +176,10 @@ cudaError_t launch_row_offsets_from_lengths(void const* lengths, int length_byte
 {
   auto const blocks = static_cast<unsigned>(row_end / row_block_rows - row_begin / row_block_rows + 1);
   if (length_bytes == 1)
-    return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint8_t, OffsetT>, blocks, 256, 0, beside_decode,
+    return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint8_t, OffsetT>, blocks, 256, beside_decode,
                                stream, static_cast<std::uint8_t const*>(lengths), num_rows, block_bytes, row_begin,
                                row_end, b0, total, out);
-  return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint16_t, OffsetT>, blocks, 256, 0, beside_decode,
+  return launch_offsets_pass(row_offsets_from_lengths_kernel<std::uint16_t, OffsetT>, blocks, 256, beside_decode,
                              stream, static_cast<std::uint16_t const*>(lengths), num_rows, block_bytes, row_begin,
                              row_end, b0, total, out);
 }

@@ -123,50 +123,6 @@ __device__ __forceinline__ std::uint32_t token_length(column_view<W> const& col,
   return col.entry_nibble(c) + 1;
 }
 
-/** Bytes of dynamic shared memory that stage_entry_lengths needs for a dictionary of
- *  `num_tokens` tokens: its entry lengths (half a byte each), in whole 16-byte words. */
-__host__ __device__ constexpr std::uint32_t entry_table_bytes(std::uint32_t num_tokens)
-{
-  return ((num_tokens > 0 ? num_tokens : 1u) + 31u) / 32u * 16u;
-}
-
-/** A column's entry lengths in shared memory (stage_entry_lengths). The passes that sum token
- *  lengths over every code read them here rather than through column_view::entry_lengths: a
- *  warp's 32 codes fall on up to 32 different L1 lines (about one L1 wavefront per code, which
- *  bounds those passes well below memory bandwidth), where shared memory serves the 32 reads in
- *  a few wavefronts (bank conflicts only). */
-struct shared_entry_lengths {
-  std::uint8_t const* nibbles = nullptr;  ///< byte e / 2 holds entry e's length - 1 in bits 4(e mod 2) .. +3
-  std::uint32_t num_tokens    = 0;
-  /** The 4-bit length field of code c, entry 0's for a code outside the dictionary. */
-  __device__ __forceinline__ std::uint32_t nibble(std::uint32_t c) const
-  {
-    if (c >= num_tokens) c = 0;
-    return (nibbles[c >> 1] >> ((c & 1u) * 4u)) & 0xFu;
-  }
-  __device__ __forceinline__ std::uint32_t length(std::uint32_t c) const { return nibble(c) + 1; }
-};
-
-/** Copies the entry lengths of col's num_tokens tokens into this block's dynamic shared memory
- *  (entry_table_bytes(col.num_tokens) bytes at least) and synchronises the block: call it from
- *  every thread, before any exit. */
-template <int W>
-__device__ shared_entry_lengths stage_entry_lengths(column_view<W> const& col)
-{
-  extern __shared__ uint4 fastpair_entry_table[];
-  std::uint32_t const bytes = ((col.num_tokens > 0 ? col.num_tokens : 1u) + 1u) / 2u;  // what the column holds
-  auto* const dst           = reinterpret_cast<std::uint8_t*>(fastpair_entry_table);
-  std::uint32_t head        = 0;  // bytes copied 16 at a time
-  if ((reinterpret_cast<std::uintptr_t>(col.entry_lengths) & 15u) == 0) {
-    head = bytes / 16u * 16u;
-    for (std::uint32_t i = threadIdx.x; i < head / 16u; i += blockDim.x)
-      fastpair_entry_table[i] = __ldg(reinterpret_cast<uint4 const*>(col.entry_lengths) + i);
-  }
-  for (std::uint32_t i = head + threadIdx.x; i < bytes; i += blockDim.x) dst[i] = col.entry_lengths[i];
-  __syncthreads();
-  return {dst, col.num_tokens};
-}
-
 /** The decoded position of code c (<= num_codes): its segment's sidecar entry plus the lengths
  *  of the codes before it in the segment, summed by one warp. */
 template <int W>
@@ -371,8 +327,7 @@ FASTPAIR_KERNEL __launch_bounds__(32) void row_positions_kernel(column_view<W> c
 }
 
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s, s in [seg_begin, seg_end) (one
- *  warp per segment, grid-stride over the segments; the entry lengths staged in shared memory:
- *  launch it with entry_table_bytes(num_tokens) bytes of it and at most resident-many blocks). Codes that are out of range count as entry 0, as in the decoder, and set
+ *  warp per segment, grid-stride over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
  *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
  *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64.
  *  With `histogram` (strides up to fused_histogram_max_stride only) it also adds the token-length
@@ -387,33 +342,31 @@ FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W
                                                                    std::uint64_t* histogram = nullptr)
 {
   __shared__ unsigned long long bins[16];
-  if (histogram != nullptr && threadIdx.x < 16) bins[threadIdx.x] = 0;
-  shared_entry_lengths const lengths = stage_entry_lengths(col);  // synchronises the block
+  if (histogram != nullptr) {
+    if (threadIdx.x < 16) bins[threadIdx.x] = 0;
+    __syncthreads();
+  }
   unsigned const lane        = threadIdx.x & 31u;
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
-  constexpr int U            = 4;  // codes per lane in flight at once
   for (std::uint64_t seg = seg_begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < seg_end;
        seg += nwarps) {
     std::uint64_t const c_begin = seg * col.sidecar_stride;
     std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
     std::uint32_t sum = 0, errors = 0;
     std::uint64_t h[4] = {0, 0, 0, 0};  // length L in field (L - 1) % 4 of h[(L - 1) / 4]
-    for (std::uint64_t i0 = c_begin + lane; i0 < c_end; i0 += 32 * U) {
-      std::uint32_t code[U];
+    for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
+      std::uint32_t c = load_code(col, i);
+      bool const in_range = c < col.num_tokens;
+      if (!in_range) {
+        errors |= code_out_of_range;
+        c = 0;
+      }
+      std::uint32_t const k = col.entry_nibble(c);
+      sum += k + 1;
+      if (histogram != nullptr && in_range) {
+        std::uint64_t const inc = std::uint64_t{1} << ((k & 3u) * 16);
 #pragma unroll
-      for (int u = 0; u < U; ++u) code[u] = i0 + 32 * u < c_end ? load_code(col, i0 + 32 * u) : 0u;
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        if (i0 + 32 * u >= c_end) continue;
-        bool const in_range = code[u] < col.num_tokens;
-        if (!in_range) errors |= code_out_of_range;
-        std::uint32_t const k = lengths.nibble(code[u]);  // entry 0's when out of range
-        sum += k + 1;
-        if (histogram != nullptr && in_range) {
-          std::uint64_t const inc = std::uint64_t{1} << ((k & 3u) * 16);
-#pragma unroll
-          for (std::uint32_t q = 0; q < 4; ++q) h[q] += (k >> 2) == q ? inc : 0;
-        }
+        for (std::uint32_t q = 0; q < 4; ++q) h[q] += (k >> 2) == q ? inc : 0;
       }
     }
     // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.

@@ -6,12 +6,11 @@
  * per-row offsets (16 bytes per row, more than the codes of a column of short rows), only the
  * stored bit-packed code count of each row and a row index every row_block_rows rows.
  *
- * Design. One block per row block of the index (1 024 rows, 4 per thread) at a time, each block
- * taking row blocks in turn after staging the entry lengths in shared memory once:
+ * Design. One block per row block of the index (1 024 rows, 4 per thread):
  *   1 counts  each thread unpacks its rows' code counts; a block scan gives each row's first code
  *             (no scan where every row has the same count: count_bits = 0).
  *   2 tiles   the block walks the codes up to its last row's first code in tiles of 256 x 4:
- *             token lengths (the staged entry lengths), a block scan, the exclusive positions in shared
+ *             token lengths (the length plane), a block scan, the exclusive positions in shared
  *             memory; each thread writes those of its rows whose first code lies in the tile. It
  *             starts at the sidecar entry of the first written row's segment when that lies
  *             inside the block (a row range starting mid-block), else at the row index's
@@ -35,10 +34,8 @@ namespace fastpair::detail {
 
 /**
  * out[i] = decoded position of row row_begin + i, minus b0, for i in [0, row_end - row_begin]
- * (`total` = the column's decoded size, the position of row num_rows). Each block stages the
- * entry lengths in shared memory once (entry_table_bytes(num_tokens) bytes of dynamic shared
- * memory), then takes the row blocks from row_begin / RB to row_end / RB in turn (grid-stride:
- * launch at most as many blocks as fit at once, so that the table is loaded once per block).
+ * (`total` = the column's decoded size, the position of row num_rows); the grid has one block per
+ * row block from row_begin / RB to row_end / RB.
  */
 template <class OffsetT, int W, int T = 256>
 FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
@@ -57,86 +54,83 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
   __shared__ std::uint64_t first_last[2];  // first codes of the first and the last row written
   __shared__ std::uint64_t staged[RB];     // the block's offsets, stored coalesced at the end
 
-  shared_entry_lengths const lengths = stage_entry_lengths(col);  // synchronises the block
-  std::uint64_t const M = col.num_codes;
-  std::uint64_t const R = counts.num_rows;
+  std::uint64_t const M       = col.num_codes;
+  std::uint64_t const R       = counts.num_rows;
+  std::uint64_t const k       = row_begin / RB + blockIdx.x;
+  std::uint64_t const r_first = k * RB;
+  std::uint64_t const nr      = R > r_first ? min(static_cast<std::uint64_t>(RB), R - r_first) : 0;
+  // The rows this block writes: [e0, e1) (row num_rows, whose position is `total`, is written
+  // by block 0).
+  std::uint64_t const e0 = max(row_begin, r_first);
+  std::uint64_t const e1 = min(row_end + 1, r_first + nr);
   if (row_end == R && blockIdx.x == 0 && threadIdx.x == 0) out[R - row_begin] = static_cast<OffsetT>(total - b0);
-  for (std::uint64_t k = row_begin / RB + blockIdx.x; k <= row_end / RB; k += gridDim.x) {
-    std::uint64_t const r_first = k * RB;
-    std::uint64_t const nr      = R > r_first ? min(static_cast<std::uint64_t>(RB), R - r_first) : 0;
-    // The rows this row block writes: [e0, e1) (row num_rows, whose position is `total`, is
-    // written above).
-    std::uint64_t const e0 = max(row_begin, r_first);
-    std::uint64_t const e1 = min(row_end + 1, r_first + nr);
 
-    // 1. the first code of each of this thread's PER rows (absolute, clamped to num_codes)
-    std::uint64_t const cb = min(block_codes[k], M);
-    std::uint64_t st[PER];
-    if (counts.bits == 0) {  // every row has count_base codes: no scan
-      std::uint64_t const base = counts.base;
+  // 1. the first code of each of this thread's PER rows (absolute, clamped to num_codes)
+  std::uint64_t const cb = min(block_codes[k], M);
+  std::uint64_t st[PER];
+  if (counts.bits == 0) {  // every row has count_base codes: no scan
+    std::uint64_t const base = counts.base;
 #pragma unroll
-      for (int q = 0; q < PER; ++q) {
-        std::uint64_t const j = threadIdx.x * PER + q;
-        st[q] = base != 0 && j > (M - cb) / base ? M : cb + j * base;
-      }
-    } else {
-      std::uint64_t c[PER], s = 0;
-#pragma unroll
-      for (int q = 0; q < PER; ++q) {
-        std::uint64_t const r = r_first + threadIdx.x * PER + q;
-        c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
-        s                     = min(s + c[q], M + 1);  // at most 4 (M + 1): no wrap
-      }
-      std::uint64_t ex = 0;
-      scan64_t(temp.s64).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
-#pragma unroll
-      for (int q = 0; q < PER; ++q) {
-        st[q] = min(cb + min(ex, M), M);
-        ex += c[q];
-      }
+    for (int q = 0; q < PER; ++q) {
+      std::uint64_t const j = threadIdx.x * PER + q;
+      st[q] = base != 0 && j > (M - cb) / base ? M : cb + j * base;
     }
+  } else {
+    std::uint64_t c[PER], s = 0;
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
       std::uint64_t const r = r_first + threadIdx.x * PER + q;
-      if (r == e0) first_last[0] = st[q];
-      if (r + 1 == e1) first_last[1] = st[q];
+      c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
+      s                     = min(s + c[q], M + 1);  // at most 4 (M + 1): no wrap
     }
-    __syncthreads();
+    std::uint64_t ex = 0;
+    scan64_t(temp.s64).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      st[q] = min(cb + min(ex, M), M);
+      ex += c[q];
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    std::uint64_t const r = r_first + threadIdx.x * PER + q;
+    if (r == e0) first_last[0] = st[q];
+    if (r + 1 == e1) first_last[1] = st[q];
+  }
+  __syncthreads();
 
-    if (e0 < e1) {  // block-uniform
-      // 2. tiles over the codes [tile_lo, ce): their positions, and the rows that start there
-      std::uint64_t const cs = first_last[0], ce = first_last[1];
-      std::uint64_t const seg = cs / col.sidecar_stride, seg_first = seg * col.sidecar_stride;
-      std::uint64_t tile_lo = seg_first >= cb ? seg_first : cb;
-      std::uint64_t running = seg_first >= cb ? col.sidecar[seg] : block_bytes[k];
-      for (; tile_lo <= ce; tile_lo += TILE) {
-        std::uint32_t len[K], sum = 0;
+  if (e0 < e1) {  // block-uniform
+    // 2. tiles over the codes [tile_lo, ce): their positions, and the rows that start there
+    std::uint64_t const cs = first_last[0], ce = first_last[1];
+    std::uint64_t const seg = cs / col.sidecar_stride, seg_first = seg * col.sidecar_stride;
+    std::uint64_t tile_lo = seg_first >= cb ? seg_first : cb;
+    std::uint64_t running = seg_first >= cb ? col.sidecar[seg] : block_bytes[k];
+    for (; tile_lo <= ce; tile_lo += TILE) {
+      std::uint32_t len[K], sum = 0;
 #pragma unroll
-        for (int q = 0; q < K; ++q) {
-          std::uint64_t const idx = tile_lo + threadIdx.x * K + q;
-          len[q]                  = idx < ce ? lengths.length(load_code(col, idx)) : 0u;
-          sum += len[q];
-        }
-        std::uint32_t p = 0, tile_total = 0;
-        scan32_t(temp.s32).ExclusiveSum(sum, p, tile_total);
-#pragma unroll
-        for (int q = 0; q < K; ++q) {
-          pre[threadIdx.x * K + q] = p;
-          p += len[q];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int q = 0; q < PER; ++q) {
-          std::uint64_t const r = r_first + threadIdx.x * PER + q;
-          if (r >= e0 && r < e1 && st[q] >= tile_lo && st[q] < tile_lo + TILE)
-            staged[r - r_first] = running + pre[st[q] - tile_lo] - b0;
-        }
-        running += tile_total;
-        __syncthreads();  // pre and the scan storage are reused by the next tile
+      for (int q = 0; q < K; ++q) {
+        std::uint64_t const idx = tile_lo + threadIdx.x * K + q;
+        len[q]                  = idx < ce ? token_length(col, load_code(col, idx)) : 0u;
+        sum += len[q];
       }
-      for (std::uint64_t r = e0 + threadIdx.x; r < e1; r += T) out[r - row_begin] = static_cast<OffsetT>(staged[r - r_first]);
+      std::uint32_t p = 0, tile_total = 0;
+      scan32_t(temp.s32).ExclusiveSum(sum, p, tile_total);
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        pre[threadIdx.x * K + q] = p;
+        p += len[q];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < PER; ++q) {
+        std::uint64_t const r = r_first + threadIdx.x * PER + q;
+        if (r >= e0 && r < e1 && st[q] >= tile_lo && st[q] < tile_lo + TILE)
+          staged[r - r_first] = running + pre[st[q] - tile_lo] - b0;
+      }
+      running += tile_total;
+      __syncthreads();  // pre and the scan storage are reused by the next tile
     }
-    __syncthreads();  // staged, first_last and the scan storage are reused by the next row block
+    for (std::uint64_t r = e0 + threadIdx.x; r < e1; r += T) out[r - row_begin] = static_cast<OffsetT>(staged[r - r_first]);
   }
   if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
 }
