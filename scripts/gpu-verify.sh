@@ -13,7 +13,9 @@
 # Every log lands in OUTDIR; OUTDIR/summary.txt has one line per check; exit 0 only if all passed.
 # Usage: scripts/gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]
 #   (FASTPAIR_DATA_DIR: the zstd columns). "tests" runs step 1 only, "sanitizers" step 2 only: two
-#   calls where one cannot hold both.
+#   calls where one cannot hold both. FASTPAIR_SANITIZER_TOOLS (default "memcheck racecheck synccheck
+#   initcheck") picks the sanitizer tools and FASTPAIR_SANITIZER_ONLY (an extended regex on the
+#   run names, e.g. "racecheck_gpu_prepare_fpc") the runs, so the matrix too can be split over calls.
 set -uo pipefail
 out=${1:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
 build=${2:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
@@ -42,7 +44,7 @@ expand() {
 # process.
 matrix() {
   local tool g
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${FASTPAIR_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     local light=""
     case $tool in racecheck | synccheck) light="~[shared]~[data]" ;; esac
     for g in 0 1 2 3 4; do
@@ -68,7 +70,7 @@ sanitize() {  # sanitize "NAME|BINARY|FILTER"
   echo "$? $((SECONDS - t0))" > "$out/san_$name.rc"
 }
 export -f sanitize
-matrix > "$out/sanitizer_matrix.txt"
+matrix | awk -F'|' -v re="${FASTPAIR_SANITIZER_ONLY:-.}" '$1 ~ re' > "$out/sanitizer_matrix.txt"
 
 run_test() {  # run_test NAME CMD...
   local name=$1 t0=$SECONDS
@@ -96,10 +98,13 @@ fi
 
 fi
 if [ "$phase" != tests ]; then
-xargs -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt"
+# -d '\n': xargs must pass each line as it is (its default quote and backslash processing would
+# undo the escaped commas of test names, and the filter would then match nothing).
+xargs -d '\n' -P "$jobs" -I{} bash -c 'sanitize "$@"' _ {} < "$out/sanitizer_matrix.txt"
 while IFS= read -r line; do
   name=${line%%|*}
   read -r rc secs < "$out/san_$name.rc" 2> /dev/null || { rc=98; secs=?; }
+  grep -q 'No test cases matched' "$out/san_$name.log" && [ "$rc" = 0 ] && rc=97  # a filter that ran nothing
   [ "$rc" = 124 ] && what="TIMEOUT after ${limit} s" ||
     what=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$name.log" | tail -1)
   record "san_$name" "$rc" "$what; $(grep -E 'test cases|All tests passed|No test cases' "$out/san_$name.log" | tail -1) ($secs s)"
