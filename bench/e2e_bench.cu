@@ -14,6 +14,13 @@
 //                                         (prepare_options::chunk_bytes), + the column's destruction
 //   e2e/<column>/<codec>/pipelined_pageable  the same from the pageable copy
 //   e2e/<column>/<codec>/pipelined_device decode_fpc_device(image in device memory)
+//   e2e/<column>/<codec>/streamed_pinned  fpc_streamer::decode(pinned image): row groups of
+//                                         FASTPAIR_BENCH_GROUP_BYTES of codes (default 64 MiB) through
+//                                         two windows and two decoded groups on the device; the
+//                                         callback queues nothing (the checked warm-up run copies
+//                                         each group into the output); dev_streamed = its
+//                                         last_device_bytes(), groups = the number of groups
+//   e2e/<column>/<codec>/streamed_pageable the same from the pageable copy
 //   e2e/<column>/<codec>/prepare_only     prepare_fpc_host(pinned image) + destruction (default options:
 //                                         the content is checked on the GPU)
 //   e2e/<column>/<codec>/prepare_novalidate  the same with prepare_options::validate = false
@@ -75,6 +82,7 @@
 // The columns are encoded in parallel (all host threads) before the first benchmark.
 #include "common/suite.cuh"
 
+#include <fastpair/fpc_streamer.cuh>
 #include <fastpair/io.hpp>
 #include <fastpair/reference.hpp>
 
@@ -166,6 +174,13 @@ __global__ void count_offset_mismatches_kernel(std::int64_t const* out, std::uin
   if (local) atomicAdd(count, local);
 }
 
+/** out[i] = in[i] + base, i < n: a streamed group's offsets placed in the whole column's. */
+__global__ void shift_offsets_kernel(std::int64_t const* in, std::uint64_t n, std::int64_t base, std::int64_t* out)
+{
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = in[i] + base;
+}
+
 struct cell {
   std::string key;
   codec kind = codec::onpair16;
@@ -188,6 +203,8 @@ struct cell {
   fastpair::device_buffer<std::int64_t> ref_offsets;  // one tile's row byte offsets
   // min times (s) of the rates the bounds use; 0 = not measured yet
   double h2d_pinned_s = 0, decode_s = 0;
+  std::unique_ptr<fastpair::fpc_streamer> streamer;  // the streamed_* cases' (kept, as a service would)
+  std::uint64_t dev_streamed = 0, groups = 0;
 
   fastpair::string_column_view<std::int64_t> out() { return {offsets.data(), chars.data(), rows, chars.size()}; }
   /** The chars alone: no offsets are written (clear_output's 0xFF must stay). */
@@ -348,6 +365,8 @@ enum class what {
   pipelined_pinned,
   pipelined_pageable,
   pipelined_device,
+  streamed_pinned,
+  streamed_pageable,
   prepare_only,
   prepare_novalidate,
   prepare_device,
@@ -375,6 +394,8 @@ char const* name_of(what w)
     case what::pipelined_pinned: return "pipelined_pinned";
     case what::pipelined_pageable: return "pipelined_pageable";
     case what::pipelined_device: return "pipelined_device";
+    case what::streamed_pinned: return "streamed_pinned";
+    case what::streamed_pageable: return "streamed_pageable";
     case what::prepare_only: return "prepare_only";
     case what::prepare_novalidate: return "prepare_novalidate";
     case what::prepare_device: return "prepare_device";
@@ -398,7 +419,8 @@ char const* name_of(what w)
 bool is_e2e(what w)
 {
   return w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device || w == what::pipelined_pinned ||
-         w == what::pipelined_pageable || w == what::pipelined_device;
+         w == what::pipelined_pageable || w == what::pipelined_device || w == what::streamed_pinned ||
+         w == what::streamed_pageable;
 }
 bool prepares_only(what w) { return w == what::prepare_only || w == what::prepare_novalidate || w == what::prepare_device; }
 bool host_timed(what w) { return is_e2e(w) || prepares_only(w); }
@@ -462,6 +484,30 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
     case what::pipelined_device: {
       device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s);
       finish(col);
+    } break;
+    case what::streamed_pinned:
+    case what::streamed_pageable: {
+      if (!c.streamer) {
+        fastpair::fpc_stream_options o;
+        o.group_code_bytes = static_cast<std::uint64_t>(fb::env_int("FASTPAIR_BENCH_GROUP_BYTES", 64L << 20));
+        c.streamer         = std::make_unique<fastpair::fpc_streamer>(o);
+      }
+      void const* bytes = w == what::streamed_pinned ? static_cast<void const*>(c.pinned.data()) : c.pageable.data();
+      std::uint64_t groups = 0;
+      c.streamer->decode(bytes, c.stored, [&](fastpair::fpc_group<std::int64_t> const& g) {
+        ++groups;
+        if (!check) return;  // timed runs: the groups are decoded and checked, nothing consumes them
+        std::int64_t b0 = 0;  // the group's first byte in the column: the column's offset of its first row
+        if (g.first_row > 0)
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&b0, c.offsets.data() + g.first_row, 8, cudaMemcpyDeviceToHost, g.stream));
+        FASTPAIR_CUDA_TRY(cudaStreamSynchronize(g.stream));
+        shift_offsets_kernel<<<256, 256, 0, g.stream>>>(g.column.offsets, g.column.num_rows + 1, b0, c.offsets.data() + g.first_row);
+        if (g.chars_bytes)
+          FASTPAIR_CUDA_TRY(cudaMemcpyAsync(c.chars.data() + b0, g.column.chars, g.chars_bytes, cudaMemcpyDeviceToDevice, g.stream));
+        FASTPAIR_CUDA_TRY(cudaStreamSynchronize(g.stream));
+      });
+      c.groups       = groups;
+      c.dev_streamed = c.streamer->last_device_bytes();
     } break;
     case what::prepare_only: {
       device_column const col = device_column::prepare_fpc_host(c.pinned.data(), c.stored, s);
@@ -641,6 +687,10 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
   k["split_applies"]     = c.split_applies;
   k["W"]                 = c.dflt.low_plane_bytes();
   k["paper_W"]           = c.paper_w;
+  if (w == what::streamed_pinned || w == what::streamed_pageable) {
+    k["dev_streamed"] = static_cast<double>(c.dev_streamed);
+    k["groups"]       = static_cast<double>(c.groups);
+  }
   k["ms_min"]            = tmin * 1e3;
   k["ms_median"]         = tmed * 1e3;
   k["GBps_min"]          = moved / tmin / 1e9;
@@ -689,7 +739,7 @@ int main(int argc, char** argv)
                      what::decode_chars, what::decode_chars_old, what::decode_paper, what::decode_paper_chars, what::decode_ls, what::decode_fc, what::decode_ss,
                      what::decode_ro, what::decode_rl, what::prepare_only, what::prepare_novalidate,
                      what::prepare_device, what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
-                     what::pipelined_pageable, what::pipelined_device}) {
+                     what::pipelined_pageable, what::pipelined_device, what::streamed_pinned, what::streamed_pageable}) {
         if ((w == what::decode_fc && fastpair::code_space(kind) > 4096) || (w == what::decode_ss && kind != codec::onpair12))
           continue;  // cannot apply to the codec
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);

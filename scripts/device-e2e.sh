@@ -15,7 +15,9 @@
 #   device machine cutting commands at 600 s); 45 s before that the bench skips the cases left
 #   (FASTPAIR_E2E_BUDGET_S, its JSON stays complete) and the table shows the cells that ran.
 #   The whole run (12 columns x 3 codecs) should take about 4-6 minutes: build and run in two
-#   calls ("build", then "run") if one call cannot hold both.
+#   calls ("build", then "run") if one call cannot hold both. FASTPAIR_E2E_FILTER: a
+#   --benchmark_filter (e.g. 'h2d|decode_only$|pipelined_p|streamed' for the streamed table, which
+#   `FASTPAIR_E2E_TABLE=--streamed` then prints alone).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: device-e2e.sh OUTDIR [all|build|run]}
@@ -57,11 +59,12 @@ fi
 smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader,nounits 2>/dev/null | head -1 | tr -d ' '; }
 ctx="git_commit=$commit,gpu_driver=$(smi driver_version),sm_clock_mhz=$(smi clocks.sm),sm_clock_max_mhz=$(smi clocks.max.sm),mem_clock_mhz=$(smi clocks.mem)"
 FASTPAIR_E2E_BUDGET_S=${FASTPAIR_E2E_BUDGET_S:-$((limit - 45))} timeout "$limit" "$bin" --benchmark_context="$ctx" \
-  --benchmark_out="$out/e2e.json" --benchmark_out_format=json > "$out/e2e.txt" 2>&1
+  --benchmark_out="$out/e2e.json" --benchmark_out_format=json ${FASTPAIR_E2E_FILTER:+--benchmark_filter="$FASTPAIR_E2E_FILTER"} \
+  > "$out/e2e.txt" 2>&1
 rc=$?
 date -u >> "$out/gpu.txt"
 echo "fastpair_bench_e2e: rc=$rc after $((SECONDS - t0)) s (limit $limit s)"
 [ "$rc" -eq 124 ] && echo "cut at $limit s: the table covers the benchmarks that finished"
 grep -E "encoded|built in|ERROR|error" "$out/e2e.txt" | head -20
-python3 scripts/e2e-table.py "$out/e2e.json" > "$out/e2e.md" && cat "$out/e2e.md"
+python3 scripts/e2e-table.py ${FASTPAIR_E2E_TABLE:-} "$out/e2e.json" > "$out/e2e.md" && cat "$out/e2e.md"
 exit $rc

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Markdown table of fastpair_bench_e2e's JSON (bench/e2e_bench.cu) for docs/BENCHMARKS.md.
 
-Usage: scripts/e2e-table.py BENCH_JSON [> e2e.md]
+Usage: scripts/e2e-table.py [--streamed] BENCH_JSON [> e2e.md]
 
 Three tables from the one run, with a header line saying what ran where (GPU, driver, clocks,
 commit, date: the context fastpair_bench_e2e records, plus what scripts/device-e2e.sh passes with
@@ -37,6 +37,11 @@ commit, date: the context fastpair_bench_e2e records, plus what scripts/device-e
 GB/s of the default column and, for each accelerator alone on top of it, its device bytes / file
 bytes and the change of the decode's min time against the default column's ("-" where it does
 not apply).
+4. Where the run has the streamed_* cases (fpc_streamer, row groups through bounded device
+memory): per column x codec, the groups, the streamer's device bytes against what
+decode_fpc_host holds (the default column + the whole output), its GB/s from pinned memory beside
+decode_fpc_host's and the bound, and from pageable memory beside the pageable copy x ratio.
+`--streamed` prints the header line and this table only (a run of those cases alone).
 A truncated JSON file (a run cut short) is read up to its last complete benchmark.
 """
 import json
@@ -46,7 +51,7 @@ import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
          "decode_chars_old", "decode_paper", "decode_paper_chars", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "prepare_device", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
-         "pipelined_pageable", "pipelined_device")
+         "pipelined_pageable", "pipelined_device", "streamed_pinned", "streamed_pageable")
 
 
 def load(path):
@@ -65,9 +70,12 @@ def load(path):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    only_streamed = "--streamed" in args
+    args = [a for a in args if a != "--streamed"]
+    if len(args) != 1:
         sys.exit(__doc__)
-    data = load(sys.argv[1])
+    data = load(args[0])
     cells = {}  # (column, codec) -> case -> benchmark entry
     order = []
     for b in data.get("benchmarks", []):
@@ -114,6 +122,9 @@ def main():
           f"to the stream's end; pipelined = decode_fpc_host / decode_fpc_device into the same output + the "
           f"column's destruction.")
     print()
+    if only_streamed:
+        streamed(cells, order, counter, rate)
+        return
     decode_table(cells, order, counter, rate)
     print()
     # prepare_device is a later case: runs without it print the table as before.
@@ -196,6 +207,49 @@ def main():
                   f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
 
     accelerators(cells, order, counter, rate)
+    streamed(cells, order, counter, rate)
+
+
+def streamed(cells, order, counter, rate):
+    """Table 4: fpc_streamer against decode_fpc_host, device bytes and GB/s."""
+    if not any("streamed_pinned" in c or "streamed_pageable" in c for c in cells.values()):
+        return
+    print()
+    print("| column | codec | decoded GB | ratio | groups | streamer device MB | decode_fpc_host device MB "
+          "| streamed pinned GB/s | % of bound | pipelined pinned GB/s | bound GB/s | streamed pageable GB/s "
+          "| pageable copy x ratio GB/s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    pcts, shares = [], []
+    for key in order:
+        c = cells[key]
+        sp = c.get("streamed_pinned") or c.get("streamed_pageable")
+        if sp is None or "error" in sp:
+            if sp is not None:
+                print(f"| {key[0]} | {key[1]} | error: {sp['error'][:120]} |" + " |" * 10)
+            continue
+        ratio, decoded, rows = counter(c, "file_ratio"), counter(c, "decoded_bytes"), counter(c, "rows")
+        whole = counter(c, "dev_default") + decoded + 8 * (rows + 1)  # the column + chars + int64 offsets
+        shares.append(sp["dev_streamed"] / whole)
+        pin = c.get("streamed_pinned")
+        pct = "-"
+        if pin and "pct_bound" in pin:
+            pct = f"{pin['pct_bound']:.0f}"
+            pcts.append(pin["pct_bound"])
+        bound = pin.get("bound_GBps") if pin else None
+        h2p = c.get("h2d_pageable")
+        pageable_bound = h2p["GBps_min"] * ratio if h2p and "GBps_min" in h2p else None
+        row = [key[0], key[1], f"{decoded / 1e9:.2f}", f"{ratio:.2f}", f"{sp['groups']:.0f}",
+               f"{sp['dev_streamed'] / 1e6:.0f}", f"{whole / 1e6:.0f}", rate(c, "streamed_pinned"), pct,
+               rate(c, "pipelined_pinned"), "-" if bound is None else f"{bound:.0f}", rate(c, "streamed_pageable"),
+               "-" if pageable_bound is None else f"{pageable_bound:.0f}"]
+        print("| " + " | ".join(row) + " |")
+    print()
+    if shares:
+        print(f"- streamer device bytes / decode_fpc_host's: {min(shares):.3f} .. {max(shares):.3f}, median "
+              f"{statistics.median(shares):.3f} over {len(shares)} cells")
+    if pcts:
+        print(f"- streamed pinned as % of the bound: {min(pcts):.0f} .. {max(pcts):.0f} %, median "
+              f"{statistics.median(pcts):.0f} %; >= 80 % on {sum(p >= 80 for p in pcts)} of {len(pcts)} cells")
 
 
 def decode_table(cells, order, counter, rate):

@@ -56,6 +56,7 @@ matrix() {
     [ -z "$light" ] && echo "${tool}_gpu_data|$t/fastpair_test_gpu|[data]~[cascade]~[dsv]~[large]"
     echo "${tool}_select|$t/fastpair_test_gpu|[select]~[large]$light"
     echo "${tool}_cascade|$t/fastpair_test_gpu|[cascade]~[large]$light"
+    echo "${tool}_stream|$t/fastpair_test_gpu|[stream]~[large]$light"
     echo "${tool}_dsv|$t/fastpair_test_gpu|[dsv]~[large]$light"
     expand "${tool}_predicates" "$t/fastpair_test_gpu" "[predicates]~[large]$light"
   done

@@ -6,6 +6,7 @@
 #include <fastpair/cascade.cuh>
 #include <fastpair/dsv.cuh>
 #include <fastpair/fastpair.cuh>
+#include <fastpair/fpc_streamer.cuh>
 #include <fastpair/predicates.cuh>
 #include <fastpair/select.cuh>
 #include <fastpair/selection.cuh>
@@ -32,6 +33,10 @@ void fastpair_arch_check(fp::compressed_column const& host, fp::strings_view row
   (void)fp::decompress<std::int32_t>(col, 0, col.num_rows(), s);
   (void)fp::auto_config_name(col);
   (void)col.read_and_clear_errors(s);
+  // A stored image, row group by row group.
+  fp::fpc_streamer streamer;
+  streamer.decode(words, 0, [](fp::fpc_group<std::int64_t> const&) {});
+  streamer.decode<std::int32_t>(words, 0, [](fp::fpc_group<std::int32_t> const&) {});
 
   // Predicates on the codes and the selection forms.
   fp::device_bitmask const m = fp::select_equal(col, host, "a", words, s);

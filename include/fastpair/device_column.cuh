@@ -39,6 +39,7 @@
 namespace fastpair {
 
 class device_column;
+class fpc_streamer;
 namespace detail {
 struct prepare_pipeline;  // decode.cuh: preparation with the decode queued chunk by chunk
 
@@ -372,7 +373,7 @@ class device_column {
     FASTPAIR_EXPECTS(W == w_, "config W (" + std::to_string(W) + ") does not match the column's low plane width (" +
                                 std::to_string(w_) + ")");
     column_view<W> v;
-    v.codes          = codes_.data();
+    v.codes          = window_codes_ != nullptr ? window_codes_ : codes_.data();
     v.code_bits      = static_cast<std::uint32_t>(code_bits(kind_));
     v.lo             = lo_ptr_;
     v.hi             = hi_.data();
@@ -506,6 +507,7 @@ class device_column {
 
  private:
   friend struct detail::prepare_pipeline;
+  friend class fpc_streamer;  // fpc_streamer.cuh: a column whose codes are a window at a time
 
   /** prepare_fpc_host, with on_chunk(column, chunk, stream) called as the chunks of codes and rows
    *  are placed (detail::ready_chunk; in order, covering all; the column is usable for launches
@@ -683,6 +685,27 @@ class device_column {
                                         cuda::stream_ref stream, prepare_options const& opt,
                                         device_async_resource_ref mr, OnChunk&& on_chunk, bool row_lengths);
 
+  // The steps of prepare_sections that do not read the codes (the streamer, fpc_streamer.cuh,
+  // shares them).
+  /** Blocks of 256 threads for `items` items of `per_block` each, at most 8 192. */
+  static unsigned grid_of(std::uint64_t items, std::uint64_t per_block = 256) noexcept
+  {
+    return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + per_block - 1) / per_block, 8192)));
+  }
+  /** From the dictionary's device copy (`dict_dev`: the lengths, then the bytes): the entry
+   *  lengths (allocated), the tokens' offsets in the bytes (`dict_offsets`, N + 1 entries), and with
+   *  s.check_unique the uniqueness test into report->duplicate. */
+  void index_dictionary(stored_sections const& s, std::uint8_t const* dict_dev, std::uint32_t* dict_offsets,
+                        detail::prepare_report* report, cuda::stream_ref stream, device_async_resource_ref mr);
+  /** The row index's code positions (block_codes_, blocks + 1 entries) from the stored counts, and
+   *  their check into report->flags; returns the number of row blocks. */
+  std::uint64_t build_block_codes(detail::prepare_report* report, cuda::stream_ref stream, device_async_resource_ref mr);
+  /** Throws the format_error of a duplicate token or counts that do not add up to `num_codes`. */
+  static void check_index_report(detail::prepare_report const& r, std::uint64_t num_codes);
+  /** The dictionary planes of width `w` (and the low plane's texture object) from its device copy. */
+  void build_planes(int w, std::uint8_t const* dict_dev, std::uint32_t const* dict_offsets, std::uint64_t dict_bytes,
+                    cuda::stream_ref stream, device_async_resource_ref mr);
+
   /** Builds and uploads the split stream of `col` (host; prepare_options::split_stream). */
   void upload_split_stream(compressed_column const& col, cuda::stream_ref stream)
   {
@@ -748,6 +771,9 @@ class device_column {
   length_histogram histogram_{};
   std::vector<std::uint64_t> block_codes_host_{0}, block_bytes_host_{0};  // the row index (host copy)
   device_buffer<std::uint16_t> codes_, code_words_;
+  // fpc_streamer only: its current window of codes, addressed with the column's code indices (the
+  // window's first byte is code w's for some w; nothing reads a code outside the window).
+  std::uint16_t const* window_codes_ = nullptr;
   device_buffer<std::uint8_t> lo_, hi_, entry_lengths_;  // lo_ and entry_lengths_ hold the aligned lo_ptr_, entry_lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
   std::uint8_t const* entry_lengths_ptr_ = nullptr;
@@ -790,9 +816,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   d.count_base_    = s.count_base;
   d.stride_        = s.stride;
   std::uint64_t const n = s.num_codes, S = s.stride, bits = static_cast<std::uint64_t>(code_bits(s.kind));
-  auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) {
-    return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + per_block - 1) / per_block, 8192)));
-  };
+  auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) { return grid_of(items, per_block); };
 
   // The codes go up in chunks of whole 4 KiB pages (a 16-byte aligned load of a landed code never
   // reaches into a chunk still in flight); chunk j is checked and indexed (and on_chunk's work
@@ -885,43 +909,14 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // code: an exclusive scan of the blocks' counts), and the sample's token-length histogram, which
   // picks the plane width W. Then the host's dictionary check, and one synchronisation.
   lane.wait(stream, sample_chunk);
-  length_plane_kernel<<<grid(entries / 2), 256, 0, st>>>(dict_dev.data(), d.num_tokens_, entries,
-                                                          const_cast<std::uint8_t*>(d.entry_lengths_ptr_));
-  if (N) {  // the tokens' offsets in the dictionary bytes (the planes' input)
-    std::size_t temp_bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, dict_dev.data(), dict_offsets.data(),
-                                                     cuda::std::plus<>{}, std::uint32_t{0}, N, st));
-    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, dict_dev.data(), dict_offsets.data(),
-                                                     cuda::std::plus<>{}, std::uint32_t{0}, N, st));
-  }
-  if (s.check_unique && N) {
-    token_table t{dict_dev.data(), dict_offsets.data(), dict_dev.data() + N, s.dict_byte_count, d.num_tokens_};
-    while ((std::uint64_t{1} << t.table_bits) < 2 * N) ++t.table_bits;
-    device_buffer<unsigned long long> slots(std::size_t{1} << t.table_bits, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(unsigned long long), st));
-    t.slots = slots.data();
-    insert_tokens_kernel<<<grid(N), 256, 0, st>>>(t);
-    find_duplicate_tokens_kernel<<<grid(N), 256, 0, st>>>(t, report.data());
-  }
+  d.index_dictionary(s, dict_dev.data(), dict_offsets.data(), report.data(), stream, mr);
   if (s.validate && s.count_bytes)
     section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
       reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
   if (stored_sidecar.data() != nullptr)
     section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
       reinterpret_cast<std::uint8_t const*>(stored_sidecar.data()), s.sidecar_entries * 8, sum_of(2));
-  std::uint64_t const blocks = (s.num_rows + row_block_rows - 1) / row_block_rows;
-  {
-    device_buffer<std::uint64_t> sums(blocks + 1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, (blocks + 1) * 8, st));
-    if (blocks) block_code_sums_kernel<<<grid(blocks, 8), 256, 0, st>>>(d.counts_view(), n, sums.data(), blocks);
-    d.block_codes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
-    std::size_t temp_bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
-    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, sums.data(), d.block_codes_.data(), blocks + 1, st));
-  }
-  check_block_codes_kernel<<<grid(blocks + 1), 256, 0, st>>>(d.block_codes_.data(), blocks, n, report.data());
+  std::uint64_t const blocks = d.build_block_codes(report.data(), stream, mr);
   std::uint64_t const sample_end = codes_in(sample_bytes);
   if (sample_end) length_histogram_kernel<<<grid(sample_end, 1024), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
@@ -934,26 +929,10 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
   auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
-  if (r.duplicate != 0) fail("dictionary token " + std::to_string(~r.duplicate) + ": duplicate token");
-  if (r.flags & counts_exceed_codes)  // checked before anything follows the row index
-    fail("row_code_counts: the rows' code counts do not add up to num_codes " + std::to_string(n));
+  check_index_report(r, n);
   for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.sample[len];  // the sample's, until all are counted
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : tuned_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
-  d.w_        = w;
-  {
-    d.lo_ptr_ = alloc_texture_aligned(std::size_t{entries} * w, d.lo_, stream, mr);
-    if (max_token_length(s.kind) > w) d.hi_ = device_buffer<std::uint8_t>(std::size_t{entries} * (16 - w), stream, mr);
-    dictionary_planes_kernel<<<grid(entries), 256, 0, st>>>(dict_dev.data(), dict_offsets.data(), dict_dev.data() + N,
-                                                            s.dict_byte_count, d.num_tokens_, entries, w,
-                                                            const_cast<std::uint8_t*>(d.lo_ptr_), d.hi_.data());
-    FASTPAIR_CUDA_TRY(cudaGetLastError());
-    // A texture object over the low plane, for the texture gather strategies (config.cuh,
-    // gather_strategy): one element per entry (W bytes).
-    auto const u32 = cudaChannelFormatKindUnsigned;
-    d.lo_tex_      = texture_object(d.lo_ptr_, std::size_t{entries} * w,
-                                    w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
-                                    stream);
-  }
+  d.build_planes(w, dict_dev.data(), dict_offsets.data(), s.dict_byte_count, stream, mr);
 
   // 4. Chunk by chunk: checksum of its codes; the sidecar of the segments now complete (stored,
   // or recomputed by a scan that carries its running total from chunk to chunk) and the
@@ -1062,6 +1041,85 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   if (row_lengths && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
   return d;
+}
+
+inline void device_column::index_dictionary(stored_sections const& s, std::uint8_t const* dict_dev,
+                                            std::uint32_t* dict_offsets, detail::prepare_report* report,
+                                            cuda::stream_ref stream, device_async_resource_ref mr)
+{
+  using namespace detail;
+  cudaStream_t const st       = stream.get();
+  std::uint64_t const N       = s.num_tokens;
+  std::uint32_t const entries = code_space(kind_);
+  length_plane_kernel<<<grid_of(entries / 2), 256, 0, st>>>(dict_dev, num_tokens_, entries,
+                                                             const_cast<std::uint8_t*>(entry_lengths_ptr_));
+  if (N) {  // the tokens' offsets in the dictionary bytes (the planes' input)
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, dict_dev, dict_offsets, cuda::std::plus<>{},
+                                                     std::uint32_t{0}, N, st));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, dict_dev, dict_offsets, cuda::std::plus<>{},
+                                                     std::uint32_t{0}, N, st));
+  }
+  if (s.check_unique && N) {
+    token_table t{dict_dev, dict_offsets, dict_dev + N, s.dict_byte_count, num_tokens_};
+    while ((std::uint64_t{1} << t.table_bits) < 2 * N) ++t.table_bits;
+    device_buffer<unsigned long long> slots(std::size_t{1} << t.table_bits, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(unsigned long long), st));
+    t.slots = slots.data();
+    insert_tokens_kernel<<<grid_of(N), 256, 0, st>>>(t);
+    find_duplicate_tokens_kernel<<<grid_of(N), 256, 0, st>>>(t, report);
+  }
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+}
+
+inline std::uint64_t device_column::build_block_codes(detail::prepare_report* report, cuda::stream_ref stream,
+                                                      device_async_resource_ref mr)
+{
+  using namespace detail;
+  cudaStream_t const st      = stream.get();
+  std::uint64_t const blocks = (num_rows_ + row_block_rows - 1) / row_block_rows;
+  {
+    device_buffer<std::uint64_t> sums(blocks + 1, stream, mr);
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, (blocks + 1) * 8, st));
+    if (blocks) block_code_sums_kernel<<<grid_of(blocks, 8), 256, 0, st>>>(counts_view(), num_codes_, sums.data(), blocks);
+    block_codes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
+    std::size_t temp_bytes = 0;
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, sums.data(), block_codes_.data(), blocks + 1, st));
+    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, sums.data(), block_codes_.data(), blocks + 1, st));
+  }
+  check_block_codes_kernel<<<grid_of(blocks + 1), 256, 0, st>>>(block_codes_.data(), blocks, num_codes_, report);
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  return blocks;
+}
+
+inline void device_column::check_index_report(detail::prepare_report const& r, std::uint64_t num_codes)
+{
+  if (r.duplicate != 0)
+    throw format_error("fastpair: invalid .fpc: dictionary token " + std::to_string(~r.duplicate) + ": duplicate token");
+  if (r.flags & detail::counts_exceed_codes)  // checked before anything follows the row index
+    throw format_error("fastpair: invalid .fpc: row_code_counts: the rows' code counts do not add up to num_codes " +
+                       std::to_string(num_codes));
+}
+
+inline void device_column::build_planes(int w, std::uint8_t const* dict_dev, std::uint32_t const* dict_offsets,
+                                        std::uint64_t dict_bytes, cuda::stream_ref stream, device_async_resource_ref mr)
+{
+  std::uint32_t const entries = code_space(kind_);
+  w_                          = w;
+  lo_ptr_ = detail::alloc_texture_aligned(std::size_t{entries} * w, lo_, stream, mr);
+  if (max_token_length(kind_) > w) hi_ = device_buffer<std::uint8_t>(std::size_t{entries} * (16 - w), stream, mr);
+  detail::dictionary_planes_kernel<<<grid_of(entries), 256, 0, stream.get()>>>(
+    dict_dev, dict_offsets, dict_dev + num_tokens_, dict_bytes, num_tokens_, entries, w, const_cast<std::uint8_t*>(lo_ptr_),
+    hi_.data());
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  // A texture object over the low plane, for the texture gather strategies (config.cuh,
+  // gather_strategy): one element per entry (W bytes).
+  auto const u32 = cudaChannelFormatKindUnsigned;
+  lo_tex_        = texture_object(lo_ptr_, std::size_t{entries} * w,
+                                  w == 16 ? cudaCreateChannelDesc(32, 32, 32, 32, u32) : cudaCreateChannelDesc(32, 32, 0, 0, u32),
+                                  stream);
 }
 
 inline void device_column::build_row_lengths(cuda::stream_ref stream, device_async_resource_ref mr,

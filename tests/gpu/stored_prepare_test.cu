@@ -16,6 +16,7 @@
 #include "utils/generators.hpp"
 #include "utils/gpu_check.cuh"
 #include "utils/gpu_resources.cuh"
+#include "utils/stored_images.cuh"
 
 #include <fastpair/encode.hpp>
 #include <fastpair/fastpair.cuh>
@@ -40,6 +41,7 @@ using Catch::Contains;
 
 namespace {
 
+using namespace fastpair::testing::images;  // synthetic columns, image surgery
 using image_t = std::vector<std::uint8_t>;
 using rows_t  = std::pair<std::uint64_t, std::uint64_t>;
 
@@ -131,64 +133,6 @@ fastpair::device_column prepare_image(image_t const& bytes, source src, fastpair
   return h.prepare(s, opt);
 }
 
-// ---- columns -----------------------------------------------------------------------------------
-
-struct named_column {
-  std::string name;
-  fastpair::compressed_column col;
-};
-
-/** Rows of codes; each row's list is drawn so that tokens of every length occur. */
-std::vector<std::vector<std::uint16_t>> rows_of_counts(std::vector<std::uint64_t> const& counts,
-                                                       std::uint32_t dict_size, std::uint64_t seed)
-{
-  ft::rng r(seed);
-  std::vector<std::vector<std::uint16_t>> rows(counts.size());
-  for (std::size_t i = 0; i < counts.size(); ++i)
-    for (std::uint64_t k = 0; k < counts[i]; ++k) rows[i].push_back(static_cast<std::uint16_t>(r.below(dict_size)));
-  return rows;
-}
-
-/** Synthetic columns of `kind` that stress the stored row code counts and the row index. */
-std::vector<named_column> synthetic_columns(codec kind)
-{
-  std::vector<named_column> out;
-  int const max_len = fastpair::max_token_length(kind);
-  auto const dict   = ft::make_dictionary(kind, 600, {2, max_len}, 3 + static_cast<int>(kind));
-  auto const n      = static_cast<std::uint32_t>(dict.size());
-  // 3 000 rows of 0..40 codes, 30 % empty, stride 64: count_bits 6, three row index blocks.
-  out.push_back({"30 % empty rows", ft::random_column(kind, dict, 3000, {0.0, 0.3, 40}, 11, 64)});
-  // Every row one code: count_bits 0, count_base 1.
-  out.push_back({"one-code rows", ft::column_from_codes(kind, dict, rows_of_counts(std::vector<std::uint64_t>(2600, 1), n, 12), 128)});
-  // Every row 5 codes, exactly two row index blocks: count_bits 0, count_base 5.
-  out.push_back({"all-equal counts, 2048 rows", ft::column_from_codes(kind, dict, rows_of_counts(std::vector<std::uint64_t>(2048, 5), n, 13))});
-  // Empty rows only (no codes, no sidecar), 1 500 rows.
-  out.push_back({"empty rows only", ft::column_from_codes(kind, dict, std::vector<std::vector<std::uint16_t>>(1500))});
-  // 5 000 rows of 0..3 codes with a few of 10 000 - 30 000 codes: count_bits 15, row index
-  // blocks of very different code counts, long rows across many sidecar segments.
-  {
-    std::vector<std::uint64_t> counts(5000);
-    ft::rng r(14);
-    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = r.below(4);
-    for (std::size_t i : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{2500}, std::size_t{4999}})
-      counts[i] = 10000 + 5000 * (i % 5);
-    out.push_back({"long rows among short ones", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 15), 256)});
-  }
-  // 1 025 rows of 0..9 codes at stride 1: one row past the first row index block.
-  out.push_back({"1025 rows, stride 1", ft::random_column(kind, dict, 1025, {0.0, 0.1, 9}, 16, 1)});
-  // Stride 2 000: the offsets pass walks each segment in several windows of codes.
-  out.push_back({"stride 2000", ft::random_column(kind, dict, 3000, {0.0, 0.2, 40}, 18, 2000)});
-  // Runs of 300 empty rows between rows of 3 codes: many rows start at one code.
-  {
-    std::vector<std::uint64_t> counts(3010);
-    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = i % 301 == 300 ? 3 : 0;
-    out.push_back({"runs of 300 empty rows", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 19), 4)});
-  }
-  // A single row; and no row at all.
-  out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
-  out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
-  return out;
-}
 
 // ---- checks ------------------------------------------------------------------------------------
 
@@ -206,14 +150,6 @@ std::vector<rows_t> ranges_of(std::uint64_t R)
   return out;
 }
 
-template <class T>
-std::vector<T> download(T const* d, std::size_t n, cudaStream_t s)
-{
-  std::vector<T> h(n);
-  if (n) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
-  FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  return h;
-}
 
 /** The compact row lengths' width for `col`: 1 if every row is <= 255 bytes, 2 if <= 65 535, else 0. */
 int row_length_width(fastpair::compressed_column const& col)
@@ -394,93 +330,6 @@ void check_stored_column(fastpair::compressed_column const& col, bool all_varian
   }
 }
 
-// ---- image surgery -----------------------------------------------------------------------------
-
-fastpair::fpc_header header_of(image_t const& img) { return fastpair::parse_fpc_header(img.data(), img.size()); }
-
-void put_le64(std::uint8_t* p, std::uint64_t v)
-{
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-std::uint64_t get_le64(std::uint8_t const* p)
-{
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
-  return v;
-}
-
-/** Rewrites section `id`'s stored checksum to match its (changed) payload. */
-void reseal_section(image_t& img, std::uint32_t id)
-{
-  auto const h = header_of(img);
-  put_le64(img.data() + h.layout.header_at[id] + 16,
-           fpc2::section_checksum(img.data() + h.layout.payload_at[id], h.layout.size[id]));
-}
-/** Rewrites the header checksum (bytes [88, 96)) to match the header's first 88 bytes. */
-void reseal_header(image_t& img) { put_le64(img.data() + fpc2::at::checksum, fastpair::fpc_checksum(img.data(), fpc2::at::checksum)); }
-
-std::uint8_t* payload(image_t& img, std::uint32_t id) { return img.data() + header_of(img).layout.payload_at[id]; }
-
-/** Code i of the codes payload (u16 little-endian, or 12-bit pairs in 3 bytes). */
-std::uint32_t get_code(codec kind, std::uint8_t const* p, std::uint64_t i)
-{
-  if (kind == codec::onpair16) return p[2 * i] | std::uint32_t{p[2 * i + 1]} << 8;
-  std::uint8_t const* q = p + 3 * (i / 2);
-  return i % 2 == 0 ? (q[0] | (q[1] & 0xFu) << 8) : (q[1] >> 4 | std::uint32_t{q[2]} << 4);
-}
-void set_code(codec kind, std::uint8_t* p, std::uint64_t i, std::uint32_t c)
-{
-  if (kind == codec::onpair16) {
-    p[2 * i]     = static_cast<std::uint8_t>(c);
-    p[2 * i + 1] = static_cast<std::uint8_t>(c >> 8);
-    return;
-  }
-  std::uint8_t* q = p + 3 * (i / 2);
-  if (i % 2 == 0) {
-    q[0] = static_cast<std::uint8_t>(c);
-    q[1] = static_cast<std::uint8_t>((q[1] & 0xF0u) | (c >> 8 & 0xFu));
-  } else {
-    q[1] = static_cast<std::uint8_t>((q[1] & 0x0Fu) | (c & 0xFu) << 4);
-    q[2] = static_cast<std::uint8_t>(c >> 4);
-  }
-}
-
-/** Value r of the bit-packed row code counts (LSB first). */
-std::uint64_t get_count(std::uint8_t const* p, std::uint64_t r, int bits)
-{
-  std::uint64_t v = 0;
-  for (int i = 0; i < bits; ++i) {
-    std::uint64_t const b = r * bits + i;
-    v |= std::uint64_t{(p[b / 8] >> (b % 8)) & 1u} << i;
-  }
-  return v;
-}
-void set_count(std::uint8_t* p, std::uint64_t r, int bits, std::uint64_t v)
-{
-  for (int i = 0; i < bits; ++i) {
-    std::uint64_t const b = r * bits + i;
-    p[b / 8]              = static_cast<std::uint8_t>((p[b / 8] & ~(1u << (b % 8))) | ((v >> i) & 1u) << (b % 8));
-  }
-}
-
-/** The column of the corruption tests: 3 000 rows of 0..30 codes (count_bits > 0), a stored
- *  sidecar at stride 64, tokens of 1 byte (codes < 256) among longer ones. */
-fastpair::compressed_column corruption_column(codec kind)
-{
-  auto const dict = ft::make_dictionary(kind, 500, {2, fastpair::max_token_length(kind)}, 41);
-  return ft::random_column(kind, dict, 3000, {0.0, 0.05, 30}, 42, 64);
-}
-
-/** The first code of `col` that is a one-byte token (its replacement by a code outside the
- *  dictionary keeps the decoded size: the GPU reads such a code as token 0, of one byte). */
-std::uint64_t a_one_byte_code(fastpair::compressed_column const& col)
-{
-  auto const codes = fastpair::unpack_codes(col);
-  for (std::uint64_t i = 100; i < codes.size(); ++i)
-    if (col.dict.length(codes[i]) == 1) return i;
-  FAIL("no one-byte code");
-  return 0;
-}
 
 /** REQUIREs that preparing `img` from pageable host memory and from device memory throws a
  *  format_error whose message contains `what` (with options `opt`); and so does decoding it

@@ -84,7 +84,8 @@ class own_pool_resource {
 /**
  * A device resource over `upstream` that counts what it hands out: live_bytes() is the sum of the
  * sizes allocated and not yet deallocated (as requested, before any rounding by the upstream), so
- * that a device_column's device_bytes() can be compared with what it holds. Equal only to itself;
+ * that a device_column's device_bytes() can be compared with what it holds; peak_bytes() is the
+ * largest live_bytes() has been. Equal only to itself;
  * it must outlive what it allocated.
  */
 class byte_counting_resource {
@@ -96,8 +97,7 @@ class byte_counting_resource {
   void* allocate_async(std::size_t bytes, std::size_t alignment, cuda::stream_ref s)
   {
     void* p = upstream_.allocate_async(bytes, alignment, s);
-    live_ += bytes;
-    ++allocations_;
+    note_allocated(bytes);
     return p;
   }
   void deallocate_async(void* p, std::size_t bytes, std::size_t alignment, cuda::stream_ref s)
@@ -109,8 +109,7 @@ class byte_counting_resource {
   void* allocate(std::size_t bytes, std::size_t alignment)
   {
     void* p = upstream_.allocate(bytes, alignment);
-    live_ += bytes;
-    ++allocations_;
+    note_allocated(bytes);
     return p;
   }
   void deallocate(void* p, std::size_t bytes, std::size_t alignment)
@@ -122,14 +121,23 @@ class byte_counting_resource {
   std::uint64_t live_bytes() const noexcept { return live_.load(); }
   std::uint64_t allocations() const noexcept { return allocations_.load(); }
   std::uint64_t deallocations() const noexcept { return deallocations_.load(); }
+  std::uint64_t peak_bytes() const noexcept { return peak_.load(); }
 
   friend bool operator==(byte_counting_resource const& a, byte_counting_resource const& b) { return &a == &b; }
   friend bool operator!=(byte_counting_resource const& a, byte_counting_resource const& b) { return &a != &b; }
   friend void get_property(byte_counting_resource const&, cuda::mr::device_accessible) noexcept {}
 
  private:
+  void note_allocated(std::size_t bytes) noexcept
+  {
+    std::uint64_t const now = live_ += bytes;
+    ++allocations_;
+    std::uint64_t seen = peak_.load();
+    while (now > seen && !peak_.compare_exchange_weak(seen, now)) {
+    }
+  }
   device_async_resource_ref upstream_;
-  std::atomic<std::uint64_t> live_{0}, allocations_{0}, deallocations_{0};
+  std::atomic<std::uint64_t> live_{0}, allocations_{0}, deallocations_{0}, peak_{0};
 };
 
 /** Pinned host memory (cudaMallocHost) holding a copy of `bytes`, freed at scope exit. */
