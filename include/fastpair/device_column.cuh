@@ -53,6 +53,52 @@ struct ready_chunk {
 struct no_chunk_work {
   void operator()(device_column const&, ready_chunk const&, cuda::stream_ref) const noexcept {}
 };
+
+/** A column's sidecar computed as its codes arrive: the lengths of the segments now complete
+ *  (segment_lengths_kernel, which also flags codes outside the dictionary), then a scan that
+ *  carries the running total from step to step. Its buffers come from `mr` on `stream`. */
+class sidecar_scan {
+ public:
+  sidecar_scan() = default;
+  /** For `nseg` > 0 segments, written to sidecar[0 .. nseg]. */
+  sidecar_scan(std::uint64_t nseg, std::uint64_t* sidecar, cuda::stream_ref stream, device_async_resource_ref mr)
+    : sidecar_(sidecar),
+      seg_bytes_(nseg + 1, stream, mr),
+      carry_(1, stream, mr)  // sidecar[segments done]
+  {
+    // zeroed: each step's scan also loads the entry past its segments (not summed, written later)
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes_.data(), 0, (nseg + 1) * 8, stream.get()));
+    FASTPAIR_CUDA_TRY(cudaMemsetAsync(carry_.data(), 0, 8, stream.get()));
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes_, seg_bytes_.data(), sidecar_, cuda::std::plus<>{},
+                                                     cub::FutureValue<std::uint64_t>(carry_.data()), nseg + 1, stream.get()));
+    temp_ = device_buffer<unsigned char>(temp_bytes_, stream, mr);
+  }
+  /** sidecar[seg_begin .. seg_end] from the lengths of segments [seg_begin, seg_end) of `v` (and
+   *  their token-length histogram into `histogram`, if not null). */
+  template <int W>
+  void add(column_view<W> const& v, std::uint64_t seg_begin, std::uint64_t seg_end, std::uint64_t* histogram,
+           cuda::stream_ref stream)
+  {
+    if (seg_end <= seg_begin) return;
+    cudaStream_t const st = stream.get();
+    std::uint64_t const m = seg_end - seg_begin;
+    segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
+      v, seg_bytes_.data(), seg_begin, seg_end, histogram);
+    // sidecar[seg_begin .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
+    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp_.data(), temp_bytes_, seg_bytes_.data() + seg_begin,
+                                                     sidecar_ + seg_begin, cuda::std::plus<>{},
+                                                     cub::FutureValue<std::uint64_t>(carry_.data()), m + 1, st));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(carry_.data(), sidecar_ + seg_end, 8, cudaMemcpyDeviceToDevice, st));
+  }
+  /** The device bytes it holds. */
+  std::uint64_t bytes() const noexcept { return seg_bytes_.size() * 8 + carry_.size() * 8 + temp_.size(); }
+
+ private:
+  std::uint64_t* sidecar_ = nullptr;
+  device_buffer<std::uint64_t> seg_bytes_, carry_;
+  device_buffer<unsigned char> temp_;
+  std::size_t temp_bytes_ = 0;
+};
 }  // namespace detail
 
 /**
@@ -687,6 +733,10 @@ class device_column {
 
   // The steps of prepare_sections that do not read the codes (the streamer, fpc_streamer.cuh,
   // shares them).
+  /** A column with the counts of `s`, its row code counts' buffer (zeroed, + a zero word: unpack
+   *  reads pairs), sidecar buffer (num_segments() + 1 entries), entry lengths' buffer and error
+   *  word (zeroed), allocated on `stream` from `mr`. */
+  static device_column shell_of(stored_sections const& s, cuda::stream_ref stream, device_async_resource_ref mr);
   /** Blocks of 256 threads for `items` items of `per_block` each, at most 8 192. */
   static unsigned grid_of(std::uint64_t items, std::uint64_t per_block = 256) noexcept
   {
@@ -721,25 +771,15 @@ class device_column {
     split_row_code_offsets_   = std::move(s.row_code_offsets);
   }
 
-  /** The sidecar of `v`'s codes into sidecar_ (segment lengths + cub::DeviceScan), and the
-   *  error word's code_out_of_range for codes outside the dictionary. */
+  /** The sidecar of `v`'s codes into sidecar_ (detail::sidecar_scan), and the error word's
+   *  code_out_of_range for codes outside the dictionary. */
   template <int W>
   void regenerate_sidecar_on(column_view<W> const& v, cuda::stream_ref stream, device_async_resource_ref mr)
   {
     std::uint64_t const nseg = num_segments();
-    device_buffer<std::uint64_t> seg_bytes(nseg + 1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * sizeof(std::uint64_t), stream.get()));
-    if (nseg > 0) {
-      unsigned const blocks = static_cast<unsigned>(std::min<std::uint64_t>((nseg + 7) / 8, 65535));  // 8 warps a block
-      detail::segment_lengths_kernel<<<blocks, 256, 0, stream.get()>>>(v, seg_bytes.data(), 0, nseg);
-      FASTPAIR_CUDA_TRY(cudaGetLastError());
-    }
-    std::size_t temp_bytes = 0;
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, seg_bytes.data(),
-                                                     sidecar_.data(), nseg + 1, stream.get()));
-    device_buffer<unsigned char> temp(temp_bytes, stream, mr);
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, seg_bytes.data(),
-                                                     sidecar_.data(), nseg + 1, stream.get()));
+    if (nseg == 0) FASTPAIR_CUDA_TRY(cudaMemsetAsync(sidecar_.data(), 0, sizeof(std::uint64_t), stream.get()));
+    else detail::sidecar_scan(nseg, sidecar_.data(), stream, mr).add(v, 0, nseg, nullptr, stream);
+    FASTPAIR_CUDA_TRY(cudaGetLastError());
   }
 
   void expect_row_offsets() const
@@ -805,16 +845,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
                    "low_plane_bytes must be 0 (auto), 8 or 16");
   FASTPAIR_EXPECTS(s.stride > 0, "sidecar stride must be positive");
   cudaStream_t const st = stream.get();
-  device_column d;
-  d.mr_ = mr;
-  FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
-  d.kind_          = s.kind;
-  d.num_codes_     = s.num_codes;
-  d.num_rows_      = s.num_rows;
-  d.decoded_bytes_ = s.decoded_bytes;
-  d.count_bits_    = s.count_bits;
-  d.count_base_    = s.count_base;
-  d.stride_        = s.stride;
+  device_column d = shell_of(s, stream, mr);
   std::uint64_t const n = s.num_codes, S = s.stride, bits = static_cast<std::uint64_t>(code_bits(s.kind));
   auto grid = [](std::uint64_t items, std::uint64_t per_block = 256) { return grid_of(items, per_block); };
 
@@ -839,11 +870,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
 
   // 1. Allocations (on `stream`), then the stored sections' copies on the lane, queued before
   // anything reads the dictionary: the host parses and checks it while they run.
-  d.codes_       = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
-  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);  // + a zero word: unpack reads pairs
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
+  d.codes_                = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
   std::uint64_t const nseg = d.num_segments();
-  d.sidecar_               = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
   bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
   if (!use_stored && nseg == 0) FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.sidecar_.data(), 0, 8, st));
   device_buffer<std::uint64_t> stored_sidecar;  // the stored one, compared with the recomputed one
@@ -886,13 +914,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // 2. The GPU passes that need no checked dictionary are queued first; the host checks the
   // dictionary's shape while they and the copies run (step 3). The planes are built from the
   // dictionary's device copy on the GPU: no plane upload queues behind the codes' copies.
-  d.num_tokens_ = static_cast<std::uint32_t>(N);
-  std::uint32_t const entries = code_space(s.kind);
-  d.entry_lengths_ptr_        = alloc_texture_aligned(entries / 2, d.entry_lengths_, stream, mr);
   device_buffer<prepare_report> report(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
-  d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
   auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
   v.codes          = d.codes_.data();
@@ -941,20 +964,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // newly complete segments and row blocks.
   bool const fused_histogram = !use_stored && S <= fused_histogram_max_stride;
   d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
-  device_buffer<std::uint64_t> seg_bytes, carry;
-  device_buffer<unsigned char> scan_temp;
-  std::size_t scan_temp_bytes = 0;
-  if (!use_stored && nseg > 0) {
-    seg_bytes = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
-    // zeroed: each step's scan also loads the entry past its segments (not summed, written later)
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * 8, st));
-    carry = device_buffer<std::uint64_t>(1, stream, mr);  // sidecar[segments done]
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(carry.data(), 0, 8, st));
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, scan_temp_bytes, seg_bytes.data(), d.sidecar_.data(),
-                                                     cuda::std::plus<>{}, cub::FutureValue<std::uint64_t>(carry.data()),
-                                                     nseg + 1, st));
-    scan_temp = device_buffer<unsigned char>(scan_temp_bytes, stream, mr);
-  }
+  sidecar_scan scan;
+  if (!use_stored && nseg > 0) scan = sidecar_scan(nseg, d.sidecar_.data(), stream, mr);
   std::uint64_t seg_done = 0, codes_done = 0, block_done = 0, row_done = 0;
   for (std::uint64_t j = 0; j < chunks; ++j) {
     bool const last = j + 1 == chunks;
@@ -974,14 +985,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     std::uint64_t const seg_end = last ? nseg : landed / S;
     std::uint64_t const placed  = last ? n : seg_end * S;
     if (seg_end > seg_done && !use_stored) {
-      std::uint64_t const m = seg_end - seg_done;
-      segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
-        v, seg_bytes.data(), seg_done, seg_end, fused_histogram ? report.data()->histogram : nullptr);
-      // sidecar[seg_done .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
-      FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(scan_temp.data(), scan_temp_bytes, seg_bytes.data() + seg_done,
-                                                       d.sidecar_.data() + seg_done, cuda::std::plus<>{},
-                                                       cub::FutureValue<std::uint64_t>(carry.data()), m + 1, st));
-      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(carry.data(), d.sidecar_.data() + seg_end, 8, cudaMemcpyDeviceToDevice, st));
+      scan.add(v, seg_done, seg_end, fused_histogram ? report.data()->histogram : nullptr, stream);
       std::uint64_t const compared = std::min(seg_end, s.sidecar_entries);
       if (stored_sidecar.data() != nullptr && compared > seg_done)
         compare_sidecar_kernel<<<grid(compared - seg_done), 256, 0, st>>>(
@@ -1040,6 +1044,29 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   double const stored = stored_bytes_of(dict, packed, s.count_bytes, s.sidecar_entries);
   if (row_lengths && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
+  return d;
+}
+
+inline device_column device_column::shell_of(stored_sections const& s, cuda::stream_ref stream,
+                                            device_async_resource_ref mr)
+{
+  device_column d;
+  d.mr_ = mr;
+  FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
+  d.kind_          = s.kind;
+  d.num_codes_     = s.num_codes;
+  d.num_rows_      = s.num_rows;
+  d.decoded_bytes_ = s.decoded_bytes;
+  d.count_bits_    = s.count_bits;
+  d.count_base_    = s.count_base;
+  d.stride_        = s.stride;
+  d.num_tokens_    = static_cast<std::uint32_t>(s.num_tokens);
+  d.count_words_   = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, stream.get()));
+  d.sidecar_           = device_buffer<std::uint64_t>(d.num_segments() + 1, stream, mr);
+  d.entry_lengths_ptr_ = detail::alloc_texture_aligned(code_space(s.kind) / 2, d.entry_lengths_, stream, mr);
+  d.error_             = device_buffer<std::uint32_t>(1, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), stream.get()));
   return d;
 }
 

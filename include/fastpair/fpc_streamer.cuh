@@ -228,23 +228,10 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
   device_async_resource_ref const mr = mr_;
 
   // 1. The column without its codes: counts, sidecar (stored), dictionary, row index.
-  device_column d;
-  d.mr_ = mr;
-  FASTPAIR_CUDA_TRY(cudaGetDevice(&d.device_));
-  d.kind_          = s.kind;
-  d.num_codes_     = s.num_codes;
-  d.num_rows_      = s.num_rows;
-  d.decoded_bytes_ = s.decoded_bytes;
-  d.count_bits_    = s.count_bits;
-  d.count_base_    = s.count_base;
-  d.stride_        = s.stride;
-  d.num_tokens_    = static_cast<std::uint32_t>(s.num_tokens);
+  device_column d = device_column::shell_of(s, stream, mr);
   std::uint64_t const n = s.num_codes, S = s.stride, N = s.num_tokens, nseg = d.num_segments();
   std::uint64_t const packed = packed_code_bytes(s.kind, n);
-  d.count_words_ = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.count_words_.data(), 0, d.count_words_.size() * 8, st));
   if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, cudaMemcpyHostToDevice, st));
-  d.sidecar_            = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
   bool const use_stored = s.sidecar != nullptr;  // else computed group by group
   std::uint64_t const total_host = s.decoded_bytes;
   if (use_stored) {
@@ -261,12 +248,8 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
   if (N) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data(), s.dict_lengths, N, cudaMemcpyHostToDevice, st));
   if (s.dict_byte_count)
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data() + N, s.dict_bytes, s.dict_byte_count, cudaMemcpyHostToDevice, st));
-  std::uint32_t const entries = code_space(s.kind);
-  d.entry_lengths_ptr_        = alloc_texture_aligned(entries / 2, d.entry_lengths_, stream, mr);
   device_buffer<prepare_report> report(1, stream, mr);
   FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
-  d.error_ = device_buffer<std::uint32_t>(1, stream, mr);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof(std::uint32_t), st));
   auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
   d.index_dictionary(s, dict_dev.data(), dict_offsets.data(), report.data(), stream, mr);
   if (s.validate && s.count_bytes)
@@ -306,24 +289,12 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
   device_buffer<std::uint8_t> window[2];
   for (auto& w : window) w = device_buffer<std::uint8_t>(plan.empty() ? 0 : window_bytes, stream, mr);
   drain const windows_released{this};
-  device_buffer<std::uint64_t> seg_bytes, carry;
-  device_buffer<unsigned char> scan_temp;
-  std::size_t scan_temp_bytes = 0;
-  if (!use_stored && nseg > 0) {
-    seg_bytes = device_buffer<std::uint64_t>(nseg + 1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(seg_bytes.data(), 0, (nseg + 1) * 8, st));
-    carry = device_buffer<std::uint64_t>(1, stream, mr);
-    FASTPAIR_CUDA_TRY(cudaMemsetAsync(carry.data(), 0, 8, st));
-    FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, scan_temp_bytes, seg_bytes.data(), d.sidecar_.data(),
-                                                     cuda::std::plus<>{}, cub::FutureValue<std::uint64_t>(carry.data()),
-                                                     nseg + 1, st));
-    scan_temp = device_buffer<unsigned char>(scan_temp_bytes, stream, mr);
-  }
+  sidecar_scan scan;  // the sidecar of an image stored without one, group by group
+  if (!use_stored && nseg > 0) scan = sidecar_scan(nseg, d.sidecar_.data(), stream, mr);
   device_buffer<char> chars[2];
   device_buffer<OffsetT> offsets[2];
   auto held = [&] {
-    std::uint64_t b = d.device_bytes() + dict_dev.size() + dict_offsets.size() * 4 + sizeof(prepare_report) +
-                      seg_bytes.size() * 8 + carry.size() * 8 + scan_temp.size();
+    std::uint64_t b = d.device_bytes() + dict_dev.size() + dict_offsets.size() * 4 + sizeof(prepare_report) + scan.bytes();
     for (int i = 0; i < 2; ++i) b += window[i].size() + chars[i].size() + offsets[i].size() * sizeof(OffsetT);
     return b;
   };
@@ -378,15 +349,7 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
         window[slot].data() + (hashed - byte_of(q.w0)), hash_end - hashed, sum_of(0), hashed / 8);
     std::uint64_t const seg_end = last ? nseg : q.w1 / S;
     d.launch_on_view([&](auto v) {
-      if (!use_stored && seg_end > seg_done) {
-        std::uint64_t const m = seg_end - seg_done;
-        segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
-          v, seg_bytes.data(), seg_done, seg_end);
-        FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(scan_temp.data(), scan_temp_bytes, seg_bytes.data() + seg_done,
-                                                         d.sidecar_.data() + seg_done, cuda::std::plus<>{},
-                                                         cub::FutureValue<std::uint64_t>(carry.data()), m + 1, st));
-        FASTPAIR_CUDA_TRY(cudaMemcpyAsync(carry.data(), d.sidecar_.data() + seg_end, 8, cudaMemcpyDeviceToDevice, st));
-      }
+      if (!use_stored) scan.add(v, seg_done, seg_end, nullptr, stream);
       std::uint64_t const k_first = g == 0 ? 0 : q.k0 + 1;
       block_bytes_kernel<<<device_column::grid_of(q.k1 + 1 - k_first, 8), 256, 0, st>>>(v, d.block_codes_.data(), k_first,
                                                                                           q.k1, d.block_bytes_.data());

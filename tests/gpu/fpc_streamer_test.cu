@@ -78,11 +78,7 @@ void check_streamed(fastpair::compressed_column const& col, bool all)
   auto const ref = fastpair::decode_reference(col);
   std::uint64_t const blocks =
     (col.num_rows() + fastpair::device_column::row_index_rows() - 1) / fastpair::device_column::row_index_rows();
-  for (bool const sidecar : {true, false}) {
-    if (col.num_codes == 0 && sidecar) continue;  // nothing to store
-    auto c = col;
-    if (!sidecar) c.sidecar.clear();
-    else if (c.sidecar.empty()) fastpair::compute_sidecar(c);
+  for (auto const& [sidecar, c] : with_and_without_sidecar(col)) {
     INFO((sidecar ? "stored sidecar" : "no stored sidecar"));
     image_t const img = fastpair::serialize(c);
     std::vector<std::uint64_t> sizes = {1, std::uint64_t{1} << 30};
@@ -306,17 +302,7 @@ TEST_CASE("fpc_streamer: corrupt images are refused before the damaged group's c
       image_t cut(good.begin(), good.end() - 1);
       require_stream_refused(cut, "file size", 0);
       image_t img = good;
-      std::uint8_t const* len = payload(img, fpc2::dict_lengths);
-      std::uint8_t* bytes     = payload(img, fpc2::dict_bytes);
-      std::vector<std::uint64_t> off(h.n_tok + 1, 0);
-      for (std::uint64_t t = 0; t < h.n_tok; ++t) off[t + 1] = off[t] + len[t];
-      std::uint64_t i = 0, j = 0;
-      for (std::uint64_t b = 257; b < h.n_tok && j == 0; ++b)
-        for (std::uint64_t a = 256; a < b && j == 0; ++a)
-          if (len[a] == len[b] && len[a] > 1) i = a, j = b;
-      REQUIRE(j > 0);
-      std::memcpy(bytes + off[j], bytes + off[i], len[j]);
-      reseal_section(img, fpc2::dict_bytes);
+      std::uint64_t const j = duplicate_a_token(img);
       require_stream_refused(img, "dictionary token " + std::to_string(j) + ": duplicate token", 0);
     }
   }

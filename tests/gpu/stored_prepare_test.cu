@@ -295,11 +295,7 @@ std::vector<variant> variants_for(source src, bool all = true)
 /** Every source x variant x (stored sidecar or not) of `col`. */
 void check_stored_column(fastpair::compressed_column const& col, bool all_variants, cudaStream_t s)
 {
-  for (bool const sidecar : {true, false}) {
-    if (col.num_codes == 0 && sidecar) continue;  // nothing to store
-    auto c = col;
-    if (!sidecar) c.sidecar.clear();
-    else if (c.sidecar.empty()) fastpair::compute_sidecar(c);
+  for (auto const& [sidecar, c] : with_and_without_sidecar(col)) {
     INFO((sidecar ? "stored sidecar" : "no stored sidecar"));
     image_t const image = fastpair::serialize(c);
     REQUIRE(fastpair::parse_fpc_header(image.data(), image.size()).version == 2);
@@ -732,17 +728,7 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
       // Token j becomes a copy of the first earlier token i >= 256 of its length: the dictionary
       // keeps its shape and checksums, and j is the first token equal to an earlier one.
       image_t img = good;
-      std::uint8_t const* len = payload(img, fpc2::dict_lengths);
-      std::uint8_t* bytes     = payload(img, fpc2::dict_bytes);
-      std::vector<std::uint64_t> off(h.n_tok + 1, 0);
-      for (std::uint64_t t = 0; t < h.n_tok; ++t) off[t + 1] = off[t] + len[t];
-      std::uint64_t i = 0, j = 0;
-      for (std::uint64_t b = 257; b < h.n_tok && j == 0; ++b)
-        for (std::uint64_t a = 256; a < b && j == 0; ++a)
-          if (len[a] == len[b] && len[a] > 1) i = a, j = b;
-      REQUIRE(j > 0);
-      std::memcpy(bytes + off[j], bytes + off[i], len[j]);
-      reseal_section(img, fpc2::dict_bytes);
+      std::uint64_t const j = duplicate_a_token(img);
       std::string const what = "dictionary token " + std::to_string(j) + ": duplicate token";
       REQUIRE_THROWS_WITH(fastpair::deserialize(img.data(), img.size()), Contains(what));  // the host reader agrees
       require_refused(img, what);

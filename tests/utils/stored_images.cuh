@@ -16,7 +16,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -183,6 +185,41 @@ inline std::uint64_t a_one_byte_code(fastpair::compressed_column const& col)
     if (col.dict.length(codes[i]) == 1) return i;
   FAIL("no one-byte code");
   return 0;
+}
+
+/** `col` with a stored sidecar (computed if it has none) and without one, each with that flag;
+ *  a column without codes only without (there is nothing to store). */
+inline std::vector<std::pair<bool, fastpair::compressed_column>> with_and_without_sidecar(fastpair::compressed_column const& col)
+{
+  std::vector<std::pair<bool, fastpair::compressed_column>> out;
+  for (bool const sidecar : {true, false}) {
+    if (col.num_codes == 0 && sidecar) continue;
+    auto c = col;
+    if (!sidecar) c.sidecar.clear();
+    else if (c.sidecar.empty()) fastpair::compute_sidecar(c);
+    out.emplace_back(sidecar, std::move(c));
+  }
+  return out;
+}
+
+/** Makes token j of `img`'s dictionary a copy of the first earlier token i >= 256 of its length
+ *  (j the first such pair), its section resealed: the dictionary keeps its shape and checksums, and
+ *  j is the first token equal to an earlier one. Returns j. */
+inline std::uint64_t duplicate_a_token(image_t& img)
+{
+  auto const h            = header_of(img);
+  std::uint8_t const* len = payload(img, fpc2::dict_lengths);
+  std::uint8_t* bytes     = payload(img, fpc2::dict_bytes);
+  std::vector<std::uint64_t> off(h.n_tok + 1, 0);
+  for (std::uint64_t t = 0; t < h.n_tok; ++t) off[t + 1] = off[t] + len[t];
+  std::uint64_t i = 0, j = 0;
+  for (std::uint64_t b = 257; b < h.n_tok && j == 0; ++b)
+    for (std::uint64_t a = 256; a < b && j == 0; ++a)
+      if (len[a] == len[b] && len[a] > 1) i = a, j = b;
+  REQUIRE(j > 0);
+  std::memcpy(bytes + off[j], bytes + off[i], len[j]);
+  reseal_section(img, fpc2::dict_bytes);
+  return j;
 }
 
 }  // namespace fastpair::testing::images
