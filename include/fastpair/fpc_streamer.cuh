@@ -237,9 +237,6 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
   if (use_stored) {
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, cudaMemcpyHostToDevice, st));
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &total_host, 8, cudaMemcpyHostToDevice, st));
-    std::uint64_t first = 0;  // the stored entry 0 (host memory, read bytewise: any alignment)
-    if (nseg > 0) std::memcpy(&first, s.sidecar, 8);
-    if (s.validate && first != 0) fail("sidecar: entry 0 is " + std::to_string(first) + ", not 0");
   } else {
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.sidecar_.data(), 0, 8, st));
   }
@@ -277,6 +274,9 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
              std::to_string(computed));
     }
   }
+  std::uint64_t first = 0;  // a stored sidecar's entry 0 (host memory, read bytewise: any alignment)
+  if (use_stored && nseg > 0) std::memcpy(&first, s.sidecar, 8);
+  if (s.validate && first != 0) fail("sidecar: entry 0 is " + std::to_string(first) + ", not 0");
   d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
   std::vector<group_plan> const plan = plan_groups(d, opt_.group_code_bytes);
   std::uint64_t const bits           = static_cast<std::uint64_t>(code_bits(s.kind));
