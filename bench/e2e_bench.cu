@@ -75,6 +75,7 @@
 // Environment: FASTPAIR_BENCH_COLUMNS (default: all twelve shared columns), FASTPAIR_BENCH_CODECS
 // (default onpair16,onpair12,fsst12), FASTPAIR_BENCH_ITERS (default 5), FASTPAIR_BENCH_BYTES
 // (default 1e9), FASTPAIR_BENCH_SOURCE_BYTES (default here 16 MiB), FASTPAIR_DATA_DIR,
+// FASTPAIR_BENCH_CHUNK_BYTES (prepare_options::chunk_bytes of the pipelined cases; default automatic),
 // FASTPAIR_E2E_BUDGET_S (seconds since start after which the remaining cases are skipped with an
 // error, so that a cut run still writes complete JSON; default none), FASTPAIR_BENCH_PROFILE (set:
 // each case runs once more after its timed runs, between cudaProfilerStart and cudaProfilerStop,
@@ -443,6 +444,15 @@ device_column const& column_of(cell& c, what w)
   }
 }
 
+/** The options of the pipelined cases: the defaults, with prepare_options::chunk_bytes from
+ *  FASTPAIR_BENCH_CHUNK_BYTES (default 0: automatic). */
+prepare_options pipelined_options()
+{
+  prepare_options o;
+  o.chunk_bytes = static_cast<std::uint64_t>(fb::env_int("FASTPAIR_BENCH_CHUNK_BYTES", 0));
+  return o;
+}
+
 /** Scratch of the copy cases: a device target of the image and one of the decoded size. */
 struct copy_targets {
   fastpair::device_buffer<std::uint8_t> image;
@@ -474,15 +484,15 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
       finish(col);
     } break;
     case what::pipelined_pinned: {
-      device_column const col = fastpair::decode_fpc_host(c.pinned.data(), c.stored, c.out(), s);
+      device_column const col = fastpair::decode_fpc_host(c.pinned.data(), c.stored, c.out(), s, pipelined_options());
       finish(col);
     } break;
     case what::pipelined_pageable: {
-      device_column const col = fastpair::decode_fpc_host(c.pageable.data(), c.stored, c.out(), s);
+      device_column const col = fastpair::decode_fpc_host(c.pageable.data(), c.stored, c.out(), s, pipelined_options());
       finish(col);
     } break;
     case what::pipelined_device: {
-      device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s);
+      device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s, pipelined_options());
       finish(col);
     } break;
     case what::streamed_pinned:

@@ -246,13 +246,13 @@ struct prepare_pipeline {
   static device_column host(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
                             device_async_resource_ref mr, OnChunk&& on_chunk)
   {
-    return device_column::fpc_host(bytes, size, stream, opt, mr, on_chunk, false);
+    return device_column::fpc_host(bytes, size, stream, opt, mr, on_chunk, chunk_work::decodes_all);
   }
   template <class OnChunk>
   static device_column device(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
                               device_async_resource_ref mr, OnChunk&& on_chunk)
   {
-    return device_column::fpc_device(bytes, size, stream, opt, mr, on_chunk, false);
+    return device_column::fpc_device(bytes, size, stream, opt, mr, on_chunk, chunk_work::decodes_all);
   }
 };
 
@@ -289,8 +289,13 @@ struct decode_chunks {
 /**
  * @brief Prepares the column of a `.fpc` image in host memory (pinned or pageable) and decodes
  * all its rows into `out`: prepare_fpc_host and decode_column, pipelined. Each step of codes
- * (prepare_options::chunk_bytes) is decoded as soon as it is uploaded and its sidecar built, while
+ * (prepare_options::chunk_bytes) is decoded as soon as it is uploaded and its sidecar known, while
  * the next steps are still being copied, so the upload, the checks and the decode overlap.
+ *
+ * A stored sidecar is used as stored, also with prepare_options::validate: the decode itself checks
+ * every code against the dictionary and every segment's decoded length against the sidecar, so
+ * the content is checked without a pass of its own over the codes (prepare_fpc_host recomputes the
+ * sidecar instead, because a prepared column must be checked before any decode).
  *
  * @code{.pseudo}
  * fastpair::fpc_header const h = fastpair::parse_fpc_header(bytes, size);   // rows, decoded size
@@ -298,7 +303,9 @@ struct decode_chunks {
  * fastpair::decode_fpc_host(bytes, size, out, stream);                        // synchronizes `stream`
  * @endcode
  * @return the prepared column, as prepare_fpc_host builds it but without the compact row lengths
- *         (build_row_lengths adds them), for later decodes; destroy it if not needed.
+ *         (build_row_lengths adds them) and, where the sidecar is stored, with the token-length
+ *         histogram of the first step that chose the plane width (histogram()), for later
+ *         decodes; destroy it if not needed.
  * @note Synchronizes `stream` three times (the row index, the checks, the decode's error word).
  *       The image's checks are read at the end: an invalid image throws, and `out` then holds
  *       unspecified bytes (nothing is written outside it). `bytes` may be released when it returns.
@@ -320,7 +327,10 @@ device_column decode_fpc_host(void const* bytes, std::size_t size, string_column
 
 /**
  * @brief decode_fpc_host for the bytes of a `.fpc` image already in device memory on the current
- * device (prepare_fpc_device, pipelined with the decode).
+ * device (prepare_fpc_device, pipelined with the decode). Where the codes section is 16-byte
+ * aligned in memory (it is at a multiple of 16 in the image: any image at the start of a
+ * cudaMalloc'd buffer), the decode reads the codes where they are stored, while a second stream
+ * copies them into the returned column; the caller's bytes may be released when it returns.
  * @note Synchronizes `stream` twice more than decode_fpc_host, first: to read the header, then the
  *       dictionary and the section headers.
  * @see decode_fpc_host

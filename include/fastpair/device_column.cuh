@@ -33,6 +33,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,14 @@ struct ready_chunk {
 /** The preparation's own work only. */
 struct no_chunk_work {
   void operator()(device_column const&, ready_chunk const&, cuda::stream_ref) const noexcept {}
+};
+/** What the chunk work of a preparation from stored sections does (device_column::prepare_sections). */
+enum class chunk_work {
+  /// nothing the preparation relies on: it checks the content itself and builds the compact row lengths
+  none,
+  /// a decode of every segment with the column's checks (decode_fpc_*): a stored sidecar is used
+  /// as stored and checked by that decode, the histogram stays the sample's, no row lengths
+  decodes_all,
 };
 
 /** A column's sidecar computed as its codes arrive: the lengths of the segments now complete
@@ -213,7 +223,7 @@ class device_column {
     s.num_tokens      = col.dict.size();
     s.dict_byte_count = col.dict.bytes.size();
     device_column d   = prepare_sections(
-      s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr, detail::no_chunk_work{}, true);
+      s, [&]() -> dictionary const& { return col.dict; }, cudaMemcpyHostToDevice, stream, opt, mr, detail::no_chunk_work{}, detail::chunk_work::none);
     if (opt.split_stream && detail::tuned_split_stream(col.kind, d.histogram_, detail::current_arch_bucket()))
       d.upload_split_stream(col, stream);
     return d;
@@ -239,7 +249,7 @@ class device_column {
                                         prepare_options const& opt = {},
                                         device_async_resource_ref mr = default_device_resource())
   {
-    return fpc_host(bytes, size, stream, opt, mr, detail::no_chunk_work{}, true);
+    return fpc_host(bytes, size, stream, opt, mr, detail::no_chunk_work{}, detail::chunk_work::none);
   }
 
   /**
@@ -256,7 +266,7 @@ class device_column {
                                           prepare_options const& opt = {},
                                           device_async_resource_ref mr = default_device_resource())
   {
-    return fpc_device(device_bytes, size, stream, opt, mr, detail::no_chunk_work{}, true);
+    return fpc_device(device_bytes, size, stream, opt, mr, detail::no_chunk_work{}, detail::chunk_work::none);
   }
 
   /** @brief Bytes per row of the compact row lengths (prepare_options::row_lengths_max_share):
@@ -557,10 +567,10 @@ class device_column {
 
   /** prepare_fpc_host, with on_chunk(column, chunk, stream) called as the chunks of codes and rows
    *  are placed (detail::ready_chunk; in order, covering all; the column is usable for launches
-   *  but not yet checked), and the compact row lengths built only if `row_lengths`. */
+   *  but not yet checked); `work` says what on_chunk does (detail::chunk_work). */
   template <class OnChunk>
   static device_column fpc_host(void const* bytes, std::size_t size, cuda::stream_ref stream, prepare_options const& opt,
-                                device_async_resource_ref mr, OnChunk&& on_chunk, bool row_lengths)
+                                device_async_resource_ref mr, OnChunk&& on_chunk, detail::chunk_work work)
   {
     auto const* p = static_cast<std::uint8_t const*>(bytes);
     FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_host: null bytes");
@@ -575,15 +585,15 @@ class device_column {
       return dict = detail::read_fpc_dictionary_shape(h, p + h.layout.payload_at[1], p + h.layout.payload_at[2], sums[1],
                                                       sums[2]);
     };
-    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr, on_chunk, row_lengths);
+    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyHostToDevice, stream, opt, mr, on_chunk, work);
   }
 
 
-  /** prepare_fpc_device, with on_chunk and row_lengths as for fpc_host. */
+  /** prepare_fpc_device, with on_chunk and work as for fpc_host. */
   template <class OnChunk>
   static device_column fpc_device(void const* device_bytes, std::size_t size, cuda::stream_ref stream,
                                   prepare_options const& opt, device_async_resource_ref mr, OnChunk&& on_chunk,
-                                  bool row_lengths)
+                                  detail::chunk_work work)
   {
     auto const* p = static_cast<std::uint8_t const*>(device_bytes);
     FASTPAIR_EXPECTS(p != nullptr || size == 0, "prepare_fpc_device: null bytes");
@@ -615,7 +625,7 @@ class device_column {
                                                       host.data() + h.layout.payload_at[2], sums[1], sums[2]);
     };
     return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
-                            opt, mr, on_chunk, row_lengths);
+                            opt, mr, on_chunk, work);
   }
 
 
@@ -729,7 +739,7 @@ class device_column {
   template <class DictionaryOf, class OnChunk>
   static device_column prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of, cudaMemcpyKind copy,
                                         cuda::stream_ref stream, prepare_options const& opt,
-                                        device_async_resource_ref mr, OnChunk&& on_chunk, bool row_lengths);
+                                        device_async_resource_ref mr, OnChunk&& on_chunk, detail::chunk_work work);
 
   // The steps of prepare_sections that do not read the codes (the streamer, fpc_streamer.cuh,
   // shares them).
@@ -811,8 +821,9 @@ class device_column {
   length_histogram histogram_{};
   std::vector<std::uint64_t> block_codes_host_{0}, block_bytes_host_{0};  // the row index (host copy)
   device_buffer<std::uint16_t> codes_, code_words_;
-  // fpc_streamer only: its current window of codes, addressed with the column's code indices (the
-  // window's first byte is code w's for some w; nothing reads a code outside the window).
+  // Codes read from elsewhere, addressed with the column's code indices: fpc_streamer's current
+  // window (its first byte is code w's for some w; nothing reads a code outside it), or the
+  // stored codes of a one-off decode from device memory (prepare_sections), until it returns.
   std::uint16_t const* window_codes_ = nullptr;
   device_buffer<std::uint8_t> lo_, hi_, entry_lengths_;  // lo_ and entry_lengths_ hold the aligned lo_ptr_, entry_lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
@@ -838,7 +849,7 @@ template <class DictionaryOf, class OnChunk>
 inline device_column device_column::prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of,
                                                      cudaMemcpyKind copy, cuda::stream_ref stream,
                                                      prepare_options const& opt, device_async_resource_ref mr,
-                                                     OnChunk&& on_chunk, bool row_lengths)
+                                                     OnChunk&& on_chunk, detail::chunk_work work)
 {
   using namespace detail;
   FASTPAIR_EXPECTS(opt.low_plane_bytes == 0 || opt.low_plane_bytes == 8 || opt.low_plane_bytes == 16,
@@ -872,7 +883,13 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // anything reads the dictionary: the host parses and checks it while they run.
   d.codes_                = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
   std::uint64_t const nseg = d.num_segments();
-  bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && !s.validate;
+  // A stored sidecar is used as stored when it is trusted, or when the chunk work decodes every
+  // segment: the decode checks each segment's decoded length against it (sidecar_mismatch) and
+  // each code against the dictionary (code_out_of_range), which is the check a recomputed sidecar
+  // would make, without a pass of its own over the codes.
+  bool const decodes_all   = work == chunk_work::decodes_all;
+  bool const use_stored    = s.sidecar != nullptr && !opt.regenerate_sidecar && (!s.validate || decodes_all);
+  bool const checked_by_decode = use_stored && s.validate;
   if (!use_stored && nseg == 0) FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.sidecar_.data(), 0, 8, st));
   device_buffer<std::uint64_t> stored_sidecar;  // the stored one, compared with the recomputed one
   if (!use_stored && s.sidecar != nullptr && s.validate)
@@ -890,21 +907,55 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     if (cudaPointerGetAttributes(&where, s.codes) == cudaSuccess) async_source = where.type == cudaMemoryTypeHost;
     else (void)cudaGetLastError();  // not an error of the caller's: copied as pageable
   }
+  // What the GPU checks report (detail::prepare_report), zeroed before the lane starts.
+  device_buffer<prepare_report> report(1, stream, mr);
+  FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
+  auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
   copy_lane lane(stream, chunks);  // waits for the allocations; its destructor for the copies
   cudaStream_t const ls = lane.lane();
+  // A one-off decode of codes already on the device reads them where they are stored (16-byte
+  // aligned, as the decode's vector loads need; the section's padding holds what those loads read
+  // past its end), while the lane copies them into the column for later use: nothing waits for
+  // that copy but the return. The small sections then go up on `stream` itself.
+  bool const in_place = decodes_all && copy == cudaMemcpyDeviceToDevice && packed > 0 &&
+                        reinterpret_cast<std::uintptr_t>(s.codes) % 16 == 0;
+  if (in_place) d.window_codes_ = reinterpret_cast<std::uint16_t const*>(s.codes);
+  cudaStream_t const small = in_place ? st : ls;
+  // Then kernels on `stream` read the caller's bytes: if anything throws, they end first.
+  struct drain_on_throw {
+    cudaStream_t stream;
+    bool on;
+    int exceptions = std::uncaught_exceptions();
+    ~drain_on_throw()
+    {
+      if (on && std::uncaught_exceptions() > exceptions)
+        (void)detail::call_keeping_last_error([&] { return cudaStreamSynchronize(stream); });
+    }
+  } const drain{st, in_place};
+  // Each step's codes are hashed on a third stream once copied (or at once, in place): the
+  // checksum (a sum over words, in any order) then overlaps the decode of the steps before, and
+  // delays no copy behind it.
+  std::optional<copy_lane> hash;
+  if (s.validate && packed > 0) hash.emplace(stream, chunks);
   auto copy_chunk = [&](std::uint64_t j) {
     std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
-    if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a, s.codes + a, b - a, copy, ls));
+    auto* const to = reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a;
+    if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(to, s.codes + a, b - a, copy, ls));
     lane.record(j);
+    if (!hash) return;
+    if (!in_place) lane.wait(hash->lane(), j);
+    if (b > a)
+      section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, hash->lane()>>>(in_place ? s.codes + a : to, b - a, sum_of(0), a / 8);
+    hash->record(j);
   };
-  if (N) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data(), s.dict_lengths, N, copy, ls));
-  if (s.dict_byte_count) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data() + N, s.dict_bytes, s.dict_byte_count, copy, ls));
-  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, ls));
+  if (N) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data(), s.dict_lengths, N, copy, small));
+  if (s.dict_byte_count) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data() + N, s.dict_bytes, s.dict_byte_count, copy, small));
+  if (s.count_bytes) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.count_words_.data(), s.counts, s.count_bytes, copy, small));
   if (use_stored) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, ls));
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, ls));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data(), s.sidecar, nseg * 8, copy, small));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.sidecar_.data() + nseg, &d.decoded_bytes_, 8, cudaMemcpyHostToDevice, small));
   } else if (stored_sidecar.data() != nullptr) {
-    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, ls));
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(stored_sidecar.data(), s.sidecar, s.sidecar_entries * 8, copy, small));
   }
   // Steps copied so far: all of them from pinned and device memory; from pageable memory the
   // ones the plane width's sample needs now, the others as the loop of step 4 reaches them.
@@ -914,11 +965,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // 2. The GPU passes that need no checked dictionary are queued first; the host checks the
   // dictionary's shape while they and the copies run (step 3). The planes are built from the
   // dictionary's device copy on the GPU: no plane upload queues behind the codes' copies.
-  device_buffer<prepare_report> report(1, stream, mr);
-  FASTPAIR_CUDA_TRY(cudaMemsetAsync(report.data(), 0, sizeof(prepare_report), st));
-  auto sum_of = [&](int i) { return reinterpret_cast<std::uint64_t*>(report.data()) + i; };  // checksum_sum[i]
   column_view<8> v;  // what the preparation kernels read: codes, lengths, sidecar
-  v.codes          = d.codes_.data();
+  v.codes          = in_place ? d.window_codes_ : d.codes_.data();
   v.code_bits      = static_cast<std::uint32_t>(bits);
   v.entry_lengths  = d.entry_lengths_ptr_;
   v.num_codes      = n;
@@ -931,14 +979,15 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // dictionary's uniqueness test, the other sections' checks, the row index (block k's first
   // code: an exclusive scan of the blocks' counts), and the sample's token-length histogram, which
   // picks the plane width W. Then the host's dictionary check, and one synchronisation.
-  lane.wait(stream, sample_chunk);
+  if (!in_place) lane.wait(stream, sample_chunk);
   d.index_dictionary(s, dict_dev.data(), dict_offsets.data(), report.data(), stream, mr);
   if (s.validate && s.count_bytes)
     section_checksum_kernel<<<grid(s.count_bytes / 8 + 1), 256, 0, st>>>(
       reinterpret_cast<std::uint8_t const*>(d.count_words_.data()), s.count_bytes, sum_of(1));
-  if (stored_sidecar.data() != nullptr)
+  if (stored_sidecar.data() != nullptr || checked_by_decode)
     section_checksum_kernel<<<grid(s.sidecar_entries), 256, 0, st>>>(
-      reinterpret_cast<std::uint8_t const*>(stored_sidecar.data()), s.sidecar_entries * 8, sum_of(2));
+      reinterpret_cast<std::uint8_t const*>(checked_by_decode ? d.sidecar_.data() : stored_sidecar.data()),
+      s.sidecar_entries * 8, sum_of(2));
   std::uint64_t const blocks = d.build_block_codes(report.data(), stream, mr);
   std::uint64_t const sample_end = codes_in(sample_bytes);
   if (sample_end) length_histogram_kernel<<<grid(sample_end, 1024), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
@@ -950,19 +999,30 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   d.block_bytes_host_.resize(blocks + 1);
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
+  std::uint64_t first_entry = 0;  // a sidecar checked by the decode: its entry 0, which no segment's check covers
+  if (checked_by_decode) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&first_entry, d.sidecar_.data(), 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
   auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
   check_index_report(r, n);
+  if (checked_by_decode) {  // before any decode reads it; its checksum first, so that damage is named as such
+    std::uint64_t const computed = fpc2::finish_checksum(r.checksum_sum[2], s.sidecar_entries * 8);
+    if (computed != s.checksum[2])
+      fail("section 5 (sidecar): checksum stored " + std::to_string(s.checksum[2]) + " != computed " + std::to_string(computed));
+    if (first_entry != 0) fail("sidecar: entry 0 is " + std::to_string(first_entry) + ", not 0");
+  }
   for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.sample[len];  // the sample's, until all are counted
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : tuned_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.build_planes(w, dict_dev.data(), dict_offsets.data(), s.dict_byte_count, stream, mr);
 
-  // 4. Chunk by chunk: checksum of its codes; the sidecar of the segments now complete (stored,
+  // 4. Chunk by chunk (its codes' checksum ran on the lane): the sidecar of the segments now complete (stored,
   // or recomputed by a scan that carries its running total from chunk to chunk) and the
   // token-length histogram (in the sidecar's pass where there is one, else its own); the row
   // index's positions of the row blocks whose first code is now placed; then on_chunk over the
   // newly complete segments and row blocks.
   bool const fused_histogram = !use_stored && S <= fused_histogram_max_stride;
+  // The whole column's histogram: free in the sidecar's pass; a pass of its own is not worth it
+  // to a one-off decode, which keeps the sample's.
+  bool const full_histogram = fused_histogram || !decodes_all;
   d.block_bytes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
   sidecar_scan scan;
   if (!use_stored && nseg > 0) scan = sidecar_scan(nseg, d.sidecar_.data(), stream, mr);
@@ -971,14 +1031,10 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     bool const last = j + 1 == chunks;
     if (j > 0) {
       if (j >= copied) copy_chunk(copied++);
-      lane.wait(stream, j);
+      if (!in_place) lane.wait(stream, j);
     }
-    std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
-    std::uint64_t const landed = codes_in(b);
-    if (s.validate && b > a)
-      section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, st>>>(
-        reinterpret_cast<std::uint8_t const*>(d.codes_.data()) + a, b - a, sum_of(0), a / 8);
-    if (!fused_histogram && landed > codes_done)
+    std::uint64_t const landed = codes_in(chunk_begin(j + 1));
+    if (full_histogram && !fused_histogram && landed > codes_done)
       length_histogram_kernel<<<grid(landed - codes_done, 1024), 256, 0, st>>>(v, report.data()->histogram, codes_done, landed);
     codes_done = landed;
     // Segments [seg_done, seg_end) are complete: the positions of the codes before `placed` are known.
@@ -1009,6 +1065,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   }
 
   // 5. One synchronisation: the checks, the whole histogram, the host copy of the row index.
+  if (hash) hash->wait(stream, chunks - 1);  // the codes' checksum
+  lane.wait(stream, chunks - 1);             // the column's codes (in place: the decode did not wait)
   std::uint32_t errors = 0;
   std::uint64_t total  = 0;
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
@@ -1016,6 +1074,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&total, d.sidecar_.data() + nseg, 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
+  d.window_codes_ = nullptr;  // every read of the caller's codes is done: the column reads its own
   if (s.validate) {  // the checksums first: a damaged section is named as such
     char const* names[3]         = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
     std::uint64_t const sizes[3] = {packed, s.count_bytes, s.sidecar_entries * 8};
@@ -1026,6 +1085,9 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
         fail(std::string(names[i]) + ": checksum stored " + std::to_string(s.checksum[i]) + " != computed " + std::to_string(computed));
     }
     if (errors & code_out_of_range) fail("codes: a code is >= the dictionary size " + std::to_string(d.num_tokens_));
+    if (checked_by_decode && (errors & sidecar_mismatch))  // the sidecar's last entry is the header's total
+      fail("sidecar: a stored entry disagrees with the token lengths, or decoded_bytes (the header's " +
+           std::to_string(s.decoded_bytes) + ") does");
     if (total != s.decoded_bytes)
       fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
     if (r.flags & stored_sidecar_differs) fail("sidecar: a stored entry disagrees with the token lengths");
@@ -1035,14 +1097,15 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     // reports any disagreement as sidecar_mismatch, and never writes past its output.)
     fail("decoded_bytes: the header says " + std::to_string(s.decoded_bytes) + ", the codes decode to " + std::to_string(total));
   }
-  for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];
+  if (full_histogram)
+    for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];
 
   if (opt.length_stream) d.build_length_stream(stream);
   if (opt.fused_codes && code_space(s.kind) <= 4096) d.build_fused_codes(stream);
   if (opt.row_offsets) d.build_row_offsets(stream);
   // The compact row lengths where 1 byte per row is within the share of the stored bytes.
   double const stored = stored_bytes_of(dict, packed, s.count_bytes, s.sidecar_entries);
-  if (row_lengths && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
+  if (!decodes_all && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
   return d;
 }

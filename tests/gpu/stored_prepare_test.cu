@@ -512,6 +512,34 @@ TEST_CASE("decode_fpc_host: an output that does not fit the image is refused, a 
   }
 }
 
+TEST_CASE("decode_fpc_device: an image at any device address decodes, in place or copied first",
+          "[gpu][prepare_fpc][pipelined]")
+{
+  // At a 16-byte aligned address the decode reads the stored codes in place; at any other one the
+  // codes are copied into the column first. Both give the reference, and the returned column,
+  // whose codes are its own copy, decodes again after the image is gone.
+  ft::test_stream ts;
+  auto const col    = corruption_column(codec::onpair12);
+  image_t const img = fastpair::serialize(col);
+  auto const ref    = fastpair::decode_reference(col);
+  for (std::size_t shift : {std::size_t{0}, std::size_t{8}, std::size_t{1}}) {
+    INFO("image at 16-byte alignment + " << shift);
+    std::optional<fastpair::device_column> dcol;
+    {
+      fastpair::device_buffer<std::uint8_t> buf(img.size() + shift, ts.s);
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(buf.data() + shift, img.data(), img.size(), cudaMemcpyHostToDevice, ts.s));
+      ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+      dcol.emplace(fastpair::decode_fpc_device(buf.data() + shift, img.size(), out.view(), ts.s));
+      out.require_equal(ref, ts.s);
+      FASTPAIR_CUDA_TRY(cudaMemsetAsync(buf.data(), 0xEE, buf.size(), ts.s));  // the image is overwritten, then freed
+    }
+    ft::guarded_output<std::int64_t> again(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+    fastpair::decode_column(*dcol, again.view(), ts.s);
+    REQUIRE(dcol->read_and_clear_errors(ts.s) == 0);
+    again.require_equal(ref, ts.s);
+  }
+}
+
 TEST_CASE("prepare_fpc_host: the split stream is for in-memory columns only", "[gpu][prepare_fpc]")
 {
   // prepare_options::split_stream builds on the host from a compressed_column; a stored image
@@ -655,6 +683,25 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
       put_le64(e, get_le64(e) + 1);
       reseal_section(img, fpc2::sidecar);
       require_refused(img, "sidecar: a stored entry disagrees");
+    }
+    SECTION("every sidecar entry and decoded_bytes shifted alike: each segment's length still agrees")
+    {
+      // decode_fpc_* checks a stored sidecar segment by segment in the decode: only its entry 0
+      // shows this shift. prepare_fpc_* recomputes the sidecar and finds the total wrong.
+      image_t img = good;
+      std::uint8_t* e = payload(img, fpc2::sidecar);
+      for (std::uint64_t i = 0; i < h.n_sidecar; ++i) put_le64(e + 8 * i, get_le64(e + 8 * i) + 5);
+      put_le64(img.data() + fpc2::at::decoded_bytes, col.decoded_bytes() + 5);
+      reseal_header(img);  // first: reseal_section parses the header
+      reseal_section(img, fpc2::sidecar);
+      for (source src : {source::pageable, source::device}) {
+        INFO(source_name(src));
+        REQUIRE_THROWS_WITH(prepare_image(img, src), Contains("decoded_bytes: the header says"));
+        held_image const held(img, src, nullptr);
+        ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes() + 5, 3, nullptr, ft::poison, 0xFF, 4);
+        REQUIRE_THROWS_WITH(held.decode(nullptr, out.view()), Contains("sidecar: entry 0 is 5, not 0"));
+        out.require_guards_intact(nullptr);
+      }
     }
     SECTION("a code >= the dictionary size, checksum recomputed")
     {

@@ -69,9 +69,9 @@ inline int usable_device_count(std::string* why)
 }
 
 /**
- * A second stream for copies that overlap work queued on a main stream, with one event per copy
- * step: step i's copies are queued on lane(), then record(i); the main stream waits for them with
- * wait(main, i). The destructor synchronizes the lane (the copies read the caller's bytes: they
+ * A second stream for copies (or other work) that overlap work queued on a main stream, with one
+ * event per step: step i's work is queued on lane(), then record(i); the main stream (or another
+ * lane) waits for it with wait(main, i). The destructor synchronizes the lane (the copies read the caller's bytes: they
  * must be done when the function that queued them returns or throws), then frees stream and
  * events; errors there are ignored (it runs during unwinding).
  */

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 fastpair contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Before/after table of the pipelined cases of two or more fastpair_bench_e2e runs (same GPU).
+
+Usage: scripts/e2e-compare.py NAME=BENCH_JSON NAME=BENCH_JSON [...] [> table.md]
+
+One row per column x codec: the decode-only rate of the first run (decode_column on the prepared
+default column, chars + int64 offsets), then for each run the pipelined rates from device memory
+(decode_fpc_device) with their share of that decode rate, and from pinned host memory
+(decode_fpc_host) with their share of its bound, min(decode, pinned H2D x file ratio). GB/s at
+the min time (median time in parentheses). A summary line per run follows the table.
+"""
+import json
+import statistics
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    rows = {}
+    for b in d["benchmarks"]:
+        parts = b["name"].split("/")
+        if len(parts) >= 4 and "GBps_min" in b:
+            rows[(parts[1], parts[2], parts[3])] = b
+    return d["context"], rows
+
+
+def main(argv):
+    if len(argv) < 2 or any("=" not in a for a in argv):
+        sys.exit(__doc__)
+    runs = [(a.split("=", 1)[0], *load(a.split("=", 1)[1])) for a in argv]
+    ctx = runs[0][1]
+    print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('gpu_driver', '?')}, runs of "
+          + ", ".join(f"{n} ({c.get('date', '?')}, {c.get('executable', '?')})" for n, c, _ in runs) + "\n")
+    head = ["column", "codec", "decode GB/s"]
+    for n, _, _ in runs:
+        head += [f"{n}: device GB/s", "% of decode"]
+    for n, _, _ in runs:
+        head += [f"{n}: pinned GB/s", "% of bound"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * 2 + "---:|" * (len(head) - 2))
+    cells = sorted({k[:2] for k in runs[0][2]})
+    share = {n: ([], []) for n, _, _ in runs}
+    for col, codec in cells:
+        dec = runs[0][2].get((col, codec, "decode_only"))
+        if dec is None:
+            continue
+        line = [col, codec, f"{dec['GBps_min']:.0f} ({dec['GBps_median']:.0f})"]
+        pinned = []
+        for n, _, rows in runs:
+            dv, pn = rows.get((col, codec, "pipelined_device")), rows.get((col, codec, "pipelined_pinned"))
+            if dv:
+                s = dv["GBps_min"] / dec["GBps_min"]
+                share[n][0].append(s)
+                line += [f"{dv['GBps_min']:.0f} ({dv['GBps_median']:.0f})", f"{100 * s:.0f}"]
+            else:
+                line += ["-", "-"]
+            if pn and pn.get("bound_GBps"):
+                s = pn["GBps_min"] / pn["bound_GBps"]
+                share[n][1].append(s)
+                pinned += [f"{pn['GBps_min']:.0f} ({pn['GBps_median']:.0f})", f"{100 * s:.0f}"]
+            else:
+                pinned += ["-", "-"]
+        print("| " + " | ".join(line + pinned) + " |")
+    print()
+    for n, (dv, pn) in share.items():
+        for what, v in (("decode_fpc_device as % of decode only", dv), ("decode_fpc_host (pinned) as % of the bound", pn)):
+            if v:
+                print(f"- {n}: {what}: {100 * min(v):.0f} .. {100 * max(v):.0f} %, median {100 * statistics.median(v):.0f} %"
+                      f" over {len(v)} cells; >= 80 % on {sum(x >= 0.8 for x in v)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
