@@ -1014,7 +1014,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : tuned_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.build_planes(w, dict_dev.data(), dict_offsets.data(), s.dict_byte_count, stream, mr);
 
-  // 4. Chunk by chunk (its codes' checksum ran on the lane): the sidecar of the segments now complete (stored,
+  // 4. Chunk by chunk (its codes' checksum runs on the hash stream): the sidecar of the segments now complete (stored,
   // or recomputed by a scan that carries its running total from chunk to chunk) and the
   // token-length histogram (in the sidecar's pass where there is one, else its own); the row
   // index's positions of the row blocks whose first code is now placed; then on_chunk over the
