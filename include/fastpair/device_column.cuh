@@ -34,7 +34,6 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -932,21 +931,17 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
         (void)detail::call_keeping_last_error([&] { return cudaStreamSynchronize(stream); });
     }
   } const drain{st, in_place};
-  // Each step's codes are hashed on a third stream once copied (or at once, in place): the
-  // checksum (a sum over words, in any order) then overlaps the decode of the steps before, and
-  // delays no copy behind it.
-  std::optional<copy_lane> hash;
-  if (s.validate && packed > 0) hash.emplace(stream, chunks);
+  // The codes' checksum (a sum over words, in any order): codes in device memory are hashed by the
+  // kernel that copies them into the column (one read of them, on the lane); codes from host
+  // memory on `stream` once each step has landed (step 4).
+  bool const fused_copy = s.validate && copy == cudaMemcpyDeviceToDevice && reinterpret_cast<std::uintptr_t>(s.codes) % 8 == 0;
+  auto codes_at = [&](std::uint64_t a) { return reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a; };
   auto copy_chunk = [&](std::uint64_t j) {
     std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
-    auto* const to = reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a;
-    if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(to, s.codes + a, b - a, copy, ls));
+    if (b > a && fused_copy)
+      section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, ls>>>(s.codes + a, b - a, sum_of(0), a / 8, codes_at(a));
+    else if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(codes_at(a), s.codes + a, b - a, copy, ls));
     lane.record(j);
-    if (!hash) return;
-    if (!in_place) lane.wait(hash->lane(), j);
-    if (b > a)
-      section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, hash->lane()>>>(in_place ? s.codes + a : to, b - a, sum_of(0), a / 8);
-    hash->record(j);
   };
   if (N) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data(), s.dict_lengths, N, copy, small));
   if (s.dict_byte_count) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dict_dev.data() + N, s.dict_bytes, s.dict_byte_count, copy, small));
@@ -1014,11 +1009,11 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   int const w = opt.low_plane_bytes ? opt.low_plane_bytes : tuned_low_plane_bytes(s.kind, d.histogram_, current_arch_bucket());
   d.build_planes(w, dict_dev.data(), dict_offsets.data(), s.dict_byte_count, stream, mr);
 
-  // 4. Chunk by chunk (its codes' checksum runs on the hash stream): the sidecar of the segments now complete (stored,
-  // or recomputed by a scan that carries its running total from chunk to chunk) and the
-  // token-length histogram (in the sidecar's pass where there is one, else its own); the row
-  // index's positions of the row blocks whose first code is now placed; then on_chunk over the
-  // newly complete segments and row blocks.
+  // 4. Chunk by chunk (from host memory, its codes' checksum first): the sidecar of the segments
+  // now complete (stored, or recomputed by a scan that carries its running total from chunk to
+  // chunk) and the token-length histogram (in the sidecar's pass where there is one, else its
+  // own); the row index's positions of the row blocks whose first code is now placed; then
+  // on_chunk over the newly complete segments and row blocks.
   bool const fused_histogram = !use_stored && S <= fused_histogram_max_stride;
   // The whole column's histogram: free in the sidecar's pass; a pass of its own is not worth it
   // to a one-off decode, which keeps the sample's.
@@ -1032,6 +1027,10 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     if (j > 0) {
       if (j >= copied) copy_chunk(copied++);
       if (!in_place) lane.wait(stream, j);
+    }
+    if (s.validate && !fused_copy) {  // the step's codes have landed: their checksum
+      std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
+      if (b > a) section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, st>>>(codes_at(a), b - a, sum_of(0), a / 8);
     }
     std::uint64_t const landed = codes_in(chunk_begin(j + 1));
     if (full_histogram && !fused_histogram && landed > codes_done)
@@ -1048,10 +1047,14 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
           stored_sidecar.data() + seg_done, d.sidecar_.data() + seg_done, compared - seg_done, report.data());
     }
     // Row blocks whose first code is placed (block_codes is monotone and ends at n: checked above).
+    // A block whose first code is `placed` reads sidecar[seg_end]: a recomputed sidecar has no
+    // entry before its first segment is complete.
     std::uint64_t const block_end =
-      last ? blocks + 1
-           : static_cast<std::uint64_t>(std::upper_bound(d.block_codes_host_.begin(), d.block_codes_host_.end(), placed) -
-                                        d.block_codes_host_.begin());
+      last                          ? blocks + 1
+      : seg_end == 0 && !use_stored ? 0
+                                    : static_cast<std::uint64_t>(std::upper_bound(d.block_codes_host_.begin(),
+                                                                                  d.block_codes_host_.end(), placed) -
+                                                                 d.block_codes_host_.begin());
     if (block_end > block_done)
       block_bytes_kernel<<<grid(block_end - block_done, 8), 256, 0, st>>>(v, d.block_codes_.data(), block_done,
                                                                           block_end - 1, d.block_bytes_.data());
@@ -1065,8 +1068,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   }
 
   // 5. One synchronisation: the checks, the whole histogram, the host copy of the row index.
-  if (hash) hash->wait(stream, chunks - 1);  // the codes' checksum
-  lane.wait(stream, chunks - 1);             // the column's codes (in place: the decode did not wait)
+  lane.wait(stream, chunks - 1);  // the column's codes and their checksum (in place: the decode did not wait)
   std::uint32_t errors = 0;
   std::uint64_t total  = 0;
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));

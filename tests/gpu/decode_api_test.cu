@@ -303,11 +303,12 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
   using paper16 = fastpair::paper_config<16>;
   using words16 = fastpair::decode_config<8, 16, 0, 256, 3, fastpair::emit_strategy::register_words>;
   // Many short rows (1-byte row lengths), a few long rows (2-byte), rows of up to 96 KiB (too
-  // long for compact lengths), and a mix with 30 % empty rows, at four strides; each prepared for
-  // every offsets pass: derived from the codes and the stored row code counts (no row lengths,
-  // no row offsets), copied from the 8-byte row offsets (prepare_options::row_offsets), from the
-  // compact row lengths (prepare_options::row_lengths_max_share large; they take precedence over
-  // the row offsets), and with the default share. Whole columns and row ranges; 4 guard offsets
+  // long for compact lengths), a mix with 30 % empty rows, and rows of 1..200 codes (20 % empty)
+  // at two strides; each prepared for every offsets pass: derived from the codes and the stored
+  // row code counts (no row lengths, no row offsets), copied from the 8-byte row offsets
+  // (prepare_options::row_offsets), from the compact row lengths (prepare_options::
+  // row_lengths_max_share large; they take precedence over the row offsets), and with the default
+  // share. Whole columns and row ranges; 4 guard offsets
   // on each side (check_decode) or 2 (chars only).
   struct offsets_path {
     char const* name;
@@ -322,7 +323,8 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
   };
   std::set<std::pair<int, bool>> seen;  // (row_length_bytes, row offsets) of each column prepared
   for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
-                         shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}}}) {
+                         shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}},
+                         shape{2100, {0.0, 0.2, 200}, 768, {1, 16}}, shape{2100, {0.0, 0.2, 200}, 5000, {1, 16}}}) {
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       auto d         = ft::make_dictionary(kind, 3000, sh.lens, 21);
       auto const col = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);

@@ -83,6 +83,12 @@ inline std::vector<named_column> synthetic_columns(codec kind)
     for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = i % 301 == 300 ? 3 : 0;
     out.push_back({"runs of 300 empty rows", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 19), 4)});
   }
+  // 2 100 rows of 1..200 codes (20 % empty): row index blocks of about 57 000 codes across many
+  // segments. At stride 5 000 a step of 4 KiB (2 048 or 2 730 codes) completes no segment: the
+  // row index's positions must wait for a segment's sidecar entry.
+  for (std::uint32_t stride : {fastpair::default_sidecar_stride, 5000u})
+    out.push_back({"long rows, stride " + std::to_string(stride),
+                   ft::random_column(kind, dict, 2100, {0.0, 0.2, 200}, 20 + stride, stride)});
   // A single row; and no row at all.
   out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
   out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});

@@ -65,20 +65,29 @@ struct row_counts_view {
 };
 
 /** sum += the word hashes of bytes [0, n) of `data` (8-byte aligned), `data` being word
- *  `first_word` of its section (a section checksummed in pieces: the sums add up). */
+ *  `first_word` of its section (a section checksummed in pieces: the sums add up); where
+ *  `copy_to` (8-byte aligned) is not null, the bytes are also copied there: one read of a section
+ *  that is both copied and checked. */
 FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t const* data, std::uint64_t n,
-                                                                    std::uint64_t* sum, std::uint64_t first_word = 0)
+                                                                    std::uint64_t* sum, std::uint64_t first_word = 0,
+                                                                    std::uint8_t* copy_to = nullptr)
 {
   using reduce_t = cub::BlockReduce<std::uint64_t, 256>;
   __shared__ typename reduce_t::TempStorage temp;
   std::uint64_t const full = n / 8;
   std::uint64_t s          = 0;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < full;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    s += fpc2::word_hash(__ldcs(reinterpret_cast<unsigned long long const*>(data) + i), first_word + i);
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t const w = __ldcs(reinterpret_cast<unsigned long long const*>(data) + i);
+    if (copy_to != nullptr) reinterpret_cast<std::uint64_t*>(copy_to)[i] = w;
+    s += fpc2::word_hash(w, first_word + i);
+  }
   if (blockIdx.x == 0 && threadIdx.x == 0 && n % 8 != 0) {  // the last partial word, byte by byte
     std::uint64_t w = 0;
-    for (std::uint64_t b = n % 8; b-- > 0;) w = w << 8 | data[8 * full + b];
+    for (std::uint64_t b = n % 8; b-- > 0;) {
+      w = w << 8 | data[8 * full + b];
+      if (copy_to != nullptr) copy_to[8 * full + b] = data[8 * full + b];
+    }
     s += fpc2::word_hash(w, first_word + full);
   }
   std::uint64_t const total = reduce_t(temp).Sum(s);
