@@ -46,6 +46,9 @@
 //                                         automatic rule builds it, prepared from the in-memory
 //                                         column), ro (8-byte row offsets), rl (compact row
 //                                         lengths wherever rows fit 2 bytes): each one's gain
+//   e2e/<column>/<codec>/decode_lean      decode_only on the column as decode_fpc_* returns it (no
+//                                         compact row lengths: the offsets derived from the codes),
+//                                         the decode inside pipelined_device, alone
 //   e2e/<column>/<codec>/h2d_pinned       cudaMemcpyAsync of the image, pinned host -> device
 //   e2e/<column>/<codec>/h2d_pageable     the same from the pageable copy
 //   e2e/<column>/<codec>/d2d              device-to-device copy of the decoded size
@@ -194,6 +197,7 @@ struct cell {
   fastpair::device_buffer<std::uint8_t> dbytes;
   device_column dflt, old;  // prepared once: the default column, the old defaults (decode_only*)
   device_column acc_ls, acc_fc, acc_ss, acc_ro, acc_rl;  // the default + one accelerator (decode_<acc>)
+  device_column lean;  // without compact row lengths, as decode_fpc_* returns it (decode_lean)
   device_column paper_own;  // the default options with the paper's W, where it differs from dflt's
   int paper_w = 0;          // paper_low_plane_bytes of the source
   bool has_paper_own = false;
@@ -322,6 +326,11 @@ cell& get_cell(std::string const& column, codec kind)
   c->dev_fc = c->fused_applies ? with_one(with(false, true, false, false), c->acc_fc) : c->dev_default;
   c->dev_ro = with_one(with(false, false, false, true), c->acc_ro);
   c->dev_rl = with_one(with(false, false, false, false, true), c->acc_rl);
+  {
+    prepare_options o;
+    o.row_lengths_max_share = 0;
+    c->lean                 = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
+  }
   if (!c->split_applies) {
     prepare_options o = old_defaults();
     o.split_stream    = false;  // does not apply; from stored bytes it is not built at all
@@ -382,6 +391,7 @@ enum class what {
   decode_ss,
   decode_ro,
   decode_rl,
+  decode_lean,
   h2d_pinned,
   h2d_pageable,
   d2d
@@ -411,6 +421,7 @@ char const* name_of(what w)
     case what::decode_ss: return "decode_ss";
     case what::decode_ro: return "decode_ro";
     case what::decode_rl: return "decode_rl";
+    case what::decode_lean: return "decode_lean";
     case what::h2d_pinned: return "h2d_pinned";
     case what::h2d_pageable: return "h2d_pageable";
     case what::d2d: return "d2d";
@@ -438,6 +449,7 @@ device_column const& column_of(cell& c, what w)
     case what::decode_ss: return c.acc_ss;
     case what::decode_ro: return c.acc_ro;
     case what::decode_rl: return c.acc_rl;
+    case what::decode_lean: return c.lean;
     case what::decode_paper:
     case what::decode_paper_chars: return c.paper();
     default: return c.dflt;
@@ -540,6 +552,7 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
     case what::decode_ss:
     case what::decode_ro:
     case what::decode_rl:
+    case what::decode_lean:
       fastpair::decode_column(column_of(c, w), c.out(), s);
       finish(column_of(c, w));
       break;
@@ -747,7 +760,7 @@ int main(int argc, char** argv)
       // The rates the e2e bounds use first, then the e2e cases.
       for (what w : {what::h2d_pinned, what::h2d_pageable, what::d2d, what::decode_only, what::decode_only_old,
                      what::decode_chars, what::decode_chars_old, what::decode_paper, what::decode_paper_chars, what::decode_ls, what::decode_fc, what::decode_ss,
-                     what::decode_ro, what::decode_rl, what::prepare_only, what::prepare_novalidate,
+                     what::decode_ro, what::decode_rl, what::decode_lean, what::prepare_only, what::prepare_novalidate,
                      what::prepare_device, what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
                      what::pipelined_pageable, what::pipelined_device, what::streamed_pinned, what::streamed_pageable}) {
         if ((w == what::decode_fc && fastpair::code_space(kind) > 4096) || (w == what::decode_ss && kind != codec::onpair12))

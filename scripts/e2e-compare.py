@@ -8,8 +8,11 @@ Usage: scripts/e2e-compare.py NAME=BENCH_JSON NAME=BENCH_JSON [...] [> table.md]
 One row per column x codec: the decode-only rate of the first run (decode_column on the prepared
 default column, chars + int64 offsets), then for each run the pipelined rates from device memory
 (decode_fpc_device) with their share of that decode rate, and from pinned host memory
-(decode_fpc_host) with their share of its bound, min(decode, pinned H2D x file ratio). GB/s at
-the min time (median time in parentheses). A summary line per run follows the table.
+(decode_fpc_host) with their share of its bound, min(decode, pinned H2D x file ratio). Where the
+first run has the decode_lean case (the decode of the column as decode_fpc_* returns it: offsets
+derived from the codes), its rate too, and each run's device rate as a share of it: the part of
+the device path that is not its decode. GB/s at the min time (median time in parentheses). A
+summary line per run follows the table.
 """
 import json
 import statistics
@@ -34,7 +37,8 @@ def main(argv):
     ctx = runs[0][1]
     print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('gpu_driver', '?')}, runs of "
           + ", ".join(f"{n} ({c.get('date', '?')}, {c.get('executable', '?')})" for n, c, _ in runs) + "\n")
-    head = ["column", "codec", "decode GB/s"]
+    has_lean = any(k[2] == "decode_lean" for k in runs[0][2])
+    head = ["column", "codec", "decode GB/s"] + (["lean decode GB/s"] if has_lean else [])
     for n, _, _ in runs:
         head += [f"{n}: device GB/s", "% of decode"]
     for n, _, _ in runs:
@@ -42,18 +46,23 @@ def main(argv):
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * 2 + "---:|" * (len(head) - 2))
     cells = sorted({k[:2] for k in runs[0][2]})
-    share = {n: ([], []) for n, _, _ in runs}
+    share = {n: ([], [], []) for n, _, _ in runs}
     for col, codec in cells:
         dec = runs[0][2].get((col, codec, "decode_only"))
         if dec is None:
             continue
         line = [col, codec, f"{dec['GBps_min']:.0f} ({dec['GBps_median']:.0f})"]
+        lean = runs[0][2].get((col, codec, "decode_lean"))
+        if has_lean:
+            line.append(f"{lean['GBps_min']:.0f} ({lean['GBps_median']:.0f})" if lean else "-")
         pinned = []
         for n, _, rows in runs:
             dv, pn = rows.get((col, codec, "pipelined_device")), rows.get((col, codec, "pipelined_pinned"))
             if dv:
                 s = dv["GBps_min"] / dec["GBps_min"]
                 share[n][0].append(s)
+                if lean:
+                    share[n][2].append(dv["GBps_min"] / lean["GBps_min"])
                 line += [f"{dv['GBps_min']:.0f} ({dv['GBps_median']:.0f})", f"{100 * s:.0f}"]
             else:
                 line += ["-", "-"]
@@ -65,8 +74,9 @@ def main(argv):
                 pinned += ["-", "-"]
         print("| " + " | ".join(line + pinned) + " |")
     print()
-    for n, (dv, pn) in share.items():
-        for what, v in (("decode_fpc_device as % of decode only", dv), ("decode_fpc_host (pinned) as % of the bound", pn)):
+    for n, (dv, pn, ln) in share.items():
+        for what, v in (("decode_fpc_device as % of decode only", dv), ("decode_fpc_host (pinned) as % of the bound", pn),
+                        ("decode_fpc_device as % of the lean decode", ln)):
             if v:
                 print(f"- {n}: {what}: {100 * min(v):.0f} .. {100 * max(v):.0f} %, median {100 * statistics.median(v):.0f} %"
                       f" over {len(v)} cells; >= 80 % on {sum(x >= 0.8 for x in v)}")
