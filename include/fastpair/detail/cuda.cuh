@@ -69,11 +69,11 @@ inline int usable_device_count(std::string* why)
 }
 
 /**
- * A second stream for copies (or other work) that overlap work queued on a main stream, with one
- * event per step: step i's work is queued on lane(), then record(i); the main stream (or another
- * lane) waits for it with wait(main, i). The destructor synchronizes the lane (the copies read the caller's bytes: they
- * must be done when the function that queued them returns or throws), then frees stream and
- * events; errors there are ignored (it runs during unwinding).
+ * A second stream for copies (or kernels that copy) overlapping work queued on a main stream,
+ * with one event per step: step i's work is queued on lane(), then record(i); the main stream
+ * waits for it with wait(main, i). The destructor synchronizes the lane (the copies read the
+ * caller's bytes: they must be done when the function that queued them returns or throws), then
+ * frees stream and events; errors there are ignored (it runs during unwinding).
  */
 class copy_lane {
  public:
