@@ -14,6 +14,8 @@
 //                                         (prepare_options::chunk_bytes), + the column's destruction
 //   e2e/<column>/<codec>/pipelined_pageable  the same from the pageable copy
 //   e2e/<column>/<codec>/pipelined_device decode_fpc_device(image in device memory)
+//   e2e/<column>/<codec>/pipelined_device_borrow  the same with prepare_options::borrow_codes: the
+//                                         column reads the image's codes, no copy of them
 //   e2e/<column>/<codec>/streamed_pinned  fpc_streamer::decode(pinned image): row groups of
 //                                         FASTPAIR_BENCH_GROUP_BYTES of codes (default 64 MiB) through
 //                                         two windows and two decoded groups on the device; the
@@ -375,6 +377,7 @@ enum class what {
   pipelined_pinned,
   pipelined_pageable,
   pipelined_device,
+  pipelined_device_borrow,
   streamed_pinned,
   streamed_pageable,
   prepare_only,
@@ -405,6 +408,7 @@ char const* name_of(what w)
     case what::pipelined_pinned: return "pipelined_pinned";
     case what::pipelined_pageable: return "pipelined_pageable";
     case what::pipelined_device: return "pipelined_device";
+    case what::pipelined_device_borrow: return "pipelined_device_borrow";
     case what::streamed_pinned: return "streamed_pinned";
     case what::streamed_pageable: return "streamed_pageable";
     case what::prepare_only: return "prepare_only";
@@ -431,7 +435,8 @@ char const* name_of(what w)
 bool is_e2e(what w)
 {
   return w == what::e2e_pinned || w == what::e2e_pageable || w == what::e2e_device || w == what::pipelined_pinned ||
-         w == what::pipelined_pageable || w == what::pipelined_device || w == what::streamed_pinned ||
+         w == what::pipelined_pageable || w == what::pipelined_device || w == what::pipelined_device_borrow ||
+         w == what::streamed_pinned ||
          w == what::streamed_pageable;
 }
 bool prepares_only(what w) { return w == what::prepare_only || w == what::prepare_novalidate || w == what::prepare_device; }
@@ -505,6 +510,12 @@ std::uint32_t run_case(cell& c, what w, cudaStream_t s, copy_targets& t, bool ch
     } break;
     case what::pipelined_device: {
       device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s, pipelined_options());
+      finish(col);
+    } break;
+    case what::pipelined_device_borrow: {
+      prepare_options o = pipelined_options();
+      o.borrow_codes    = true;
+      device_column const col = fastpair::decode_fpc_device(c.dbytes.data(), c.stored, c.out(), s, o);
       finish(col);
     } break;
     case what::streamed_pinned:
@@ -762,7 +773,8 @@ int main(int argc, char** argv)
                      what::decode_chars, what::decode_chars_old, what::decode_paper, what::decode_paper_chars, what::decode_ls, what::decode_fc, what::decode_ss,
                      what::decode_ro, what::decode_rl, what::decode_lean, what::prepare_only, what::prepare_novalidate,
                      what::prepare_device, what::e2e_pinned, what::e2e_pageable, what::e2e_device, what::pipelined_pinned,
-                     what::pipelined_pageable, what::pipelined_device, what::streamed_pinned, what::streamed_pageable}) {
+                     what::pipelined_pageable, what::pipelined_device, what::pipelined_device_borrow, what::streamed_pinned,
+                     what::streamed_pageable}) {
         if ((w == what::decode_fc && fastpair::code_space(kind) > 4096) || (w == what::decode_ss && kind != codec::onpair12))
           continue;  // cannot apply to the codec
         std::string const name = "e2e/" + column + "/" + cname + "/" + name_of(w);

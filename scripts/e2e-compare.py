@@ -3,7 +3,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Before/after table of the pipelined cases of two or more fastpair_bench_e2e runs (same GPU).
 
-Usage: scripts/e2e-compare.py NAME=BENCH_JSON NAME=BENCH_JSON [...] [> table.md]
+Usage: scripts/e2e-compare.py NAME=BENCH_JSON[@DEVICE_CASE] NAME=BENCH_JSON[@DEVICE_CASE] [...] [> table.md]
+
+DEVICE_CASE names the case read as the device path (default pipelined_device; e.g.
+pipelined_device_borrow for decode_fpc_device with prepare_options::borrow_codes), so that one
+JSON can be shown as two runs.
 
 One row per column x codec: the decode-only rate of the first run (decode_column on the prepared
 default column, chars + int64 offsets), then for each run the pipelined rates from device memory
@@ -33,7 +37,12 @@ def load(path):
 def main(argv):
     if len(argv) < 2 or any("=" not in a for a in argv):
         sys.exit(__doc__)
-    runs = [(a.split("=", 1)[0], *load(a.split("=", 1)[1])) for a in argv]
+    runs, device_case = [], {}
+    for a in argv:
+        name, spec = a.split("=", 1)
+        path, _, case = spec.partition("@")
+        runs.append((name, *load(path)))
+        device_case[name] = case or "pipelined_device"
     ctx = runs[0][1]
     print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('gpu_driver', '?')}, runs of "
           + ", ".join(f"{n} ({c.get('date', '?')}, {c.get('executable', '?')})" for n, c, _ in runs) + "\n")
@@ -57,7 +66,7 @@ def main(argv):
             line.append(f"{lean['GBps_min']:.0f} ({lean['GBps_median']:.0f})" if lean else "-")
         pinned = []
         for n, _, rows in runs:
-            dv, pn = rows.get((col, codec, "pipelined_device")), rows.get((col, codec, "pipelined_pinned"))
+            dv, pn = rows.get((col, codec, device_case[n])), rows.get((col, codec, "pipelined_pinned"))
             if dv:
                 s = dv["GBps_min"] / dec["GBps_min"]
                 share[n][0].append(s)
@@ -75,8 +84,9 @@ def main(argv):
         print("| " + " | ".join(line + pinned) + " |")
     print()
     for n, (dv, pn, ln) in share.items():
-        for what, v in (("decode_fpc_device as % of decode only", dv), ("decode_fpc_host (pinned) as % of the bound", pn),
-                        ("decode_fpc_device as % of the lean decode", ln)):
+        dev = "decode_fpc_device" + (" (borrow_codes)" if device_case[n].endswith("_borrow") else "")
+        for what, v in ((f"{dev} as % of decode only", dv), ("decode_fpc_host (pinned) as % of the bound", pn),
+                        (f"{dev} as % of the lean decode", ln)):
             if v:
                 print(f"- {n}: {what}: {100 * min(v):.0f} .. {100 * max(v):.0f} %, median {100 * statistics.median(v):.0f} %"
                       f" over {len(v)} cells; >= 80 % on {sum(x >= 0.8 for x in v)}")

@@ -263,6 +263,15 @@ template <class OffsetT>
 struct decode_chunks {
   string_column_view<OffsetT> out;
   bool checked = false;
+  bool errors_known   = false;  // the preparation read the error word after the last decode
+  std::uint32_t errors = 0;
+
+  void errors_read(std::uint32_t e) noexcept { errors = e, errors_known = true; }
+  /** The decode's errors: as the preparation read them, else (a version-1 image) read now. */
+  std::uint32_t final_errors(device_column const& col, cuda::stream_ref stream) const
+  {
+    return errors_known ? errors : col.read_and_clear_errors(stream);
+  }
 
   void operator()(device_column const& col, ready_chunk const& c, cuda::stream_ref stream)
   {
@@ -306,7 +315,7 @@ struct decode_chunks {
  *         (build_row_lengths adds them) and, where the sidecar is stored, with the token-length
  *         histogram of the first step that chose the plane width (histogram()), for later
  *         decodes; destroy it if not needed.
- * @note Synchronizes `stream` three times (the row index, the checks, the decode's error word).
+ * @note Synchronizes `stream` twice (the row index; the checks with the decode's error word).
  *       The image's checks are read at the end: an invalid image throws, and `out` then holds
  *       unspecified bytes (nothing is written outside it). `bytes` may be released when it returns.
  * @throw format_error naming what is wrong in an invalid image; decode_error if the decode
@@ -321,7 +330,7 @@ device_column decode_fpc_host(void const* bytes, std::size_t size, string_column
 {
   detail::decode_chunks<OffsetT> work{out};
   device_column col = detail::prepare_pipeline::host(bytes, size, stream, opt, mr, work);
-  detail::throw_decode_errors(col.read_and_clear_errors(stream));
+  detail::throw_decode_errors(work.final_errors(col, stream));
   return col;
 }
 
@@ -330,9 +339,11 @@ device_column decode_fpc_host(void const* bytes, std::size_t size, string_column
  * device (prepare_fpc_device, pipelined with the decode). Where the codes section is 16-byte
  * aligned in memory (it is at a multiple of 16 in the image: any image at the start of a
  * cudaMalloc'd buffer), the decode reads the codes where they are stored, while a second stream
- * copies them into the returned column; the caller's bytes may be released when it returns.
+ * copies them into the returned column; the caller's bytes may be released when it returns. With
+ * prepare_options::borrow_codes nothing is copied: the returned column reads the codes in the
+ * caller's bytes, which must then outlive it (a one-off decode: destroy the column first).
  * @note Synchronizes `stream` twice more than decode_fpc_host, first: to read the header, then the
- *       dictionary and the section headers.
+ *       section headers (the dictionary is checked on the GPU).
  * @see decode_fpc_host
  */
 template <class OffsetT>
@@ -342,7 +353,7 @@ device_column decode_fpc_device(void const* device_bytes, std::size_t size, stri
 {
   detail::decode_chunks<OffsetT> work{out};
   device_column col = detail::prepare_pipeline::device(device_bytes, size, stream, opt, mr, work);
-  detail::throw_decode_errors(col.read_and_clear_errors(stream));
+  detail::throw_decode_errors(work.final_errors(col, stream));
   return col;
 }
 

@@ -53,6 +53,9 @@ struct ready_chunk {
 /** The preparation's own work only. */
 struct no_chunk_work {
   void operator()(device_column const&, ready_chunk const&, cuda::stream_ref) const noexcept {}
+  /** After the last chunk's work (chunk_work::decodes_all only): the error word as it was read
+   *  then, since cleared. */
+  void errors_read(std::uint32_t) const noexcept {}
 };
 /** What the chunk work of a preparation from stored sections does (device_column::prepare_sections). */
 enum class chunk_work {
@@ -140,7 +143,7 @@ class device_column {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
     std::uint64_t const count_bytes = detail::fpc2::count_bytes(rows, count_bits_of(col));
     std::uint64_t const blocks      = (rows + detail::row_block_rows - 1) / detail::row_block_rows + 1;
-    std::uint64_t bytes = packed_code_bytes(col.kind, n) + 1 + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
+    std::uint64_t bytes = (opt.borrow_codes ? 0 : packed_code_bytes(col.kind, n) + 1) + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
                           (col.sidecar_entries() + 1) * 8 + (count_bytes / 8 + 2) * 8 + 2 * blocks * 8 + 4;
     if (opt.length_stream) bytes += (n + 7) / 8 * 4 + 16;
     if (opt.fused_codes && code_space(col.kind) <= 4096) bytes += 2 * n + 16;
@@ -149,7 +152,8 @@ class device_column {
       std::uint64_t longest = 0;
       for (std::uint64_t r = 0; r < rows; ++r) longest = std::max(longest, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
       std::uint64_t const per_row = longest <= 0xFF ? 1 : longest <= 0xFFFF ? 2 : 0;
-      double const stored = stored_bytes_of(col.dict, packed_code_bytes(col.kind, n), count_bytes, col.sidecar_entries());
+      double const stored = stored_bytes_of(col.dict.size(), col.dict.bytes.size(), packed_code_bytes(col.kind, n), count_bytes,
+                                            col.sidecar_entries());
       if (per_row && double(rows) <= opt.row_lengths_max_share * stored && double(rows * per_row) <= opt.row_lengths_max_share * stored)
         bytes += rows * per_row;
     }
@@ -166,7 +170,7 @@ class device_column {
   }
 
   /** @brief The device bytes the column holds: the sum of its allocations' sizes (what it asked
-   *  its memory resource for), accelerators included. */
+   *  its memory resource for), accelerators included; borrowed codes (borrows_codes()) are not. */
   std::uint64_t device_bytes() const noexcept
   {
     return bytes_of(codes_) + bytes_of(code_words_) + bytes_of(lo_) + bytes_of(hi_) + bytes_of(entry_lengths_) +
@@ -253,11 +257,14 @@ class device_column {
 
   /**
    * @brief Prepares a column from the bytes of a `.fpc` version-2 image already in device memory
-   * on the current device (as a GPUDirect Storage / cuFile read leaves them): the header, the
-   * dictionary and the section headers are copied to the host; codes, counts and sidecar are
-   * copied device to device and checked on the GPU. The caller's buffer is not kept. A version-1
-   * image is copied to the host and read there. Pipelined as prepare_fpc_host.
-   * @note Synchronizes `stream` (to read the header and the dictionary, the row index, then the checks).
+   * on the current device (as a GPUDirect Storage / cuFile read leaves them): the header and the
+   * section headers are copied to the host; the dictionary is checked on the GPU (on the host,
+   * copied there, if the image is not 8-byte aligned in memory, or to name what is wrong); codes,
+   * counts and sidecar are copied device to device and checked on the GPU. The caller's buffer is not kept, unless
+   * prepare_options::borrow_codes: then the column reads the codes in the caller's buffer, which
+   * must outlive it, and holds no copy of them. A version-1 image is copied to the host and read
+   * there. Pipelined as prepare_fpc_host.
+   * @note Synchronizes `stream` (to read the header, the section headers, the row index, then the checks).
    * @throw format_error naming what is wrong (a buffer shorter than the header says, ...);
    *        logic_error; cuda_error; what `mr` throws.
    */
@@ -287,6 +294,10 @@ class device_column {
 
   /** @brief True if the column has the 8-byte row offsets (prepare_options::row_offsets). */
   bool has_row_offsets() const noexcept { return row_code_offsets_.data() != nullptr; }
+
+  /** @brief True if the column reads its codes from the image it was prepared from
+   *  (prepare_options::borrow_codes), which must outlive it. */
+  bool borrows_codes() const noexcept { return num_codes_ > 0 && codes_.data() == nullptr && window_codes_ != nullptr; }
 
   /**
    * @brief Builds the 8-byte row code offsets and row byte offsets on the GPU (what prepare does
@@ -600,31 +611,41 @@ class device_column {
     copy_to_host(head.data(), p, head.size(), stream);
     fpc_header const h = parse_fpc_header(head.data(), head.size());
     if (h.version == 1) {
+      FASTPAIR_EXPECTS(!opt.borrow_codes, "prepare_options::borrow_codes: a version-1 image stores its codes in another "
+                                          "form than the kernels read; it is copied and converted (borrow_codes = false)");
       std::vector<std::uint8_t> all(size);
       copy_to_host(all.data(), p, size, stream);
       return whole(prepare(deserialize(all.data(), size), stream, validated(opt), mr), on_chunk, stream);  // deserialize validates
     }
     check_image_size(h, size);
-    // Header, dictionary and the codes' section header are contiguous; the other two section
-    // headers are 32 bytes each.
-    // headers are 32 bytes each: one synchronisation for all three pieces.
-    std::uint64_t const front = h.layout.payload_at[detail::fpc2::codes];
-    std::vector<std::uint8_t> host(front);
-    std::uint8_t sec[2][detail::fpc2::section_header_bytes];
-    copy_to_host(host.data(), p, front, stream, false);
-    copy_to_host(sec[0], p + h.layout.header_at[4], sizeof sec[0], stream, false);
-    copy_to_host(sec[1], p + h.layout.header_at[5], sizeof sec[1], stream);
-    std::uint64_t sums[detail::fpc2::num_sections + 1] = {};
-    for (std::uint32_t id = 1; id <= 3; ++id) sums[id] = check_section(h, id, host.data() + h.layout.header_at[id]);
-    sums[4] = check_section(h, 4, sec[0]);
-    sums[5] = check_section(h, 5, sec[1]);
+    // The five section headers (32 bytes each): one synchronisation.
+    constexpr std::uint32_t ns = detail::fpc2::num_sections;
+    std::uint8_t sec[ns][detail::fpc2::section_header_bytes];
+    for (std::uint32_t id = 1; id <= ns; ++id)
+      copy_to_host(sec[id - 1], p + h.layout.header_at[id], sizeof sec[0], stream, id == ns);
+    std::uint64_t sums[ns + 1] = {};
+    for (std::uint32_t id = 1; id <= ns; ++id) sums[id] = check_section(h, id, sec[id - 1]);
+    // The dictionary is checked on the GPU where its sections are 8-byte aligned in memory (their
+    // checksums read words), and read on the host only to name what is wrong; else it is copied
+    // to the host and checked there first.
+    stored_sections s = sections_of(h, p, sums, opt.validate);
+    s.dictionary_on_gpu = reinterpret_cast<std::uintptr_t>(p) % 8 == 0;
+    std::vector<std::uint8_t> dict_host;  // sections 1 and 2, as stored
     dictionary dict;
     auto read_dictionary = [&]() -> dictionary const& {
-      return dict = detail::read_fpc_dictionary_shape(h, host.data() + h.layout.payload_at[1],
-                                                      host.data() + h.layout.payload_at[2], sums[1], sums[2]);
+      return dict = detail::read_fpc_dictionary_shape(h, dict_host.data(), dict_host.data() + s.num_tokens, sums[1], sums[2]);
     };
-    return prepare_sections(sections_of(h, p, sums, opt.validate), read_dictionary, cudaMemcpyDeviceToDevice, stream,
-                            opt, mr, on_chunk, work);
+    auto download_dictionary = [&] {
+      dict_host.resize(s.num_tokens + s.dict_byte_count);
+      copy_to_host(dict_host.data(), s.dict_lengths, s.num_tokens, stream, false);
+      copy_to_host(dict_host.data() + s.num_tokens, s.dict_bytes, s.dict_byte_count, stream);
+    };
+    if (!s.dictionary_on_gpu) download_dictionary();
+    auto dictionary_of = [&]() -> dictionary const& {
+      if (dict_host.empty()) download_dictionary();  // the GPU's checks failed: the host names the problem
+      return read_dictionary();
+    };
+    return prepare_sections(s, dictionary_of, cudaMemcpyDeviceToDevice, stream, opt, mr, on_chunk, work);
   }
 
 
@@ -650,6 +671,10 @@ class device_column {
     std::uint64_t num_tokens = 0, dict_byte_count = 0;
     bool validate              = false;      ///< check the checksums and the content on the GPU
     bool check_unique          = false;      ///< the dictionary's uniqueness test, on the GPU
+    /// The dictionary's checksums and shape checked on the GPU (dict_* point to device memory,
+    /// 8-byte aligned); dictionary_of() is then called only if they fail, to name the problem.
+    bool dictionary_on_gpu     = false;
+    std::uint64_t dict_checksum[2] = {};     ///< stored checksums of the token lengths and bytes
     std::uint64_t checksum[3]  = {};         ///< stored checksums of codes, counts, sidecar
   };
 
@@ -713,15 +738,16 @@ class device_column {
     s.validate        = validate;
     s.check_unique    = true;  // read_fpc_dictionary_shape leaves it to the GPU
     s.checksum[0] = sums[3], s.checksum[1] = sums[4], s.checksum[2] = sums[5];
+    s.dict_checksum[0] = sums[1], s.dict_checksum[1] = sums[2];
     return s;
   }
 
   /** The stored bytes the row lengths' share is measured against: dictionary (bytes + a length
    *  byte per token), packed codes, row code counts, sidecar. */
-  static double stored_bytes_of(dictionary const& dict, std::uint64_t packed, std::uint64_t count_bytes,
-                                std::uint64_t sidecar_entries) noexcept
+  static double stored_bytes_of(std::uint64_t num_tokens, std::uint64_t dict_bytes, std::uint64_t packed,
+                                std::uint64_t count_bytes, std::uint64_t sidecar_entries) noexcept
   {
-    return double(dict.bytes.size() + dict.size() + packed + count_bytes + 8 * sidecar_entries);
+    return double(dict_bytes + num_tokens + packed + count_bytes + 8 * sidecar_entries);
   }
 
   /** `opt` for a column deserialize() has already validated. */
@@ -732,9 +758,10 @@ class device_column {
   }
 
   /** Builds the column from stored sections. The sections' copies are queued first; then
-   *  `dictionary_of()` (returning `dictionary const&`) gives the dictionary, so that the host reads
-   *  and checks it while the copies run. If it throws, the stream is synchronized first (the
-   *  copies read the caller's bytes). */
+   *  `dictionary_of()` (returning `dictionary const&`, throwing what is wrong) gives the dictionary,
+   *  so that the host reads and checks it while the copies run; with s.dictionary_on_gpu the GPU
+   *  checks it and dictionary_of() is called only if those checks fail. If anything throws, the
+   *  stream is synchronized first (the copies read the caller's bytes). */
   template <class DictionaryOf, class OnChunk>
   static device_column prepare_sections(stored_sections const& s, DictionaryOf&& dictionary_of, cudaMemcpyKind copy,
                                         cuda::stream_ref stream, prepare_options const& opt,
@@ -759,6 +786,15 @@ class device_column {
   /** The row index's code positions (block_codes_, blocks + 1 entries) from the stored counts, and
    *  their check into report->flags; returns the number of row blocks. */
   std::uint64_t build_block_codes(detail::prepare_report* report, cuda::stream_ref stream, device_async_resource_ref mr);
+  /** Whether the GPU's checks of a dictionary (stored_sections::dictionary_on_gpu) pass. */
+  static bool dictionary_passed(detail::prepare_report const& r, stored_sections const& s) noexcept
+  {
+    bool all_bytes = true;
+    for (unsigned long long w : r.dict_bytes_seen) all_bytes = all_bytes && w == ~0ull;
+    return all_bytes && !(r.flags & detail::dictionary_shape_bad) && r.dict_sum[2] == s.dict_byte_count &&
+           detail::fpc2::finish_checksum(r.dict_sum[0], s.num_tokens) == s.dict_checksum[0] &&
+           detail::fpc2::finish_checksum(r.dict_sum[1], s.dict_byte_count) == s.dict_checksum[1];
+  }
   /** Throws the format_error of a duplicate token or counts that do not add up to `num_codes`. */
   static void check_index_report(detail::prepare_report const& r, std::uint64_t num_codes);
   /** The dictionary planes of width `w` (and the low plane's texture object) from its device copy. */
@@ -821,8 +857,9 @@ class device_column {
   std::vector<std::uint64_t> block_codes_host_{0}, block_bytes_host_{0};  // the row index (host copy)
   device_buffer<std::uint16_t> codes_, code_words_;
   // Codes read from elsewhere, addressed with the column's code indices: fpc_streamer's current
-  // window (its first byte is code w's for some w; nothing reads a code outside it), or the
-  // stored codes of a one-off decode from device memory (prepare_sections), until it returns.
+  // window (its first byte is code w's for some w; nothing reads a code outside it), the stored
+  // codes of a one-off decode from device memory (prepare_sections), until it returns, or the
+  // codes of a device image for the column's life (prepare_options::borrow_codes: codes_ empty).
   std::uint16_t const* window_codes_ = nullptr;
   device_buffer<std::uint8_t> lo_, hi_, entry_lengths_;  // lo_ and entry_lengths_ hold the aligned lo_ptr_, entry_lengths_ptr_
   std::uint8_t const* lo_ptr_      = nullptr;
@@ -880,7 +917,14 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
 
   // 1. Allocations (on `stream`), then the stored sections' copies on the lane, queued before
   // anything reads the dictionary: the host parses and checks it while they run.
-  d.codes_                = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
+  // Borrowed codes (prepare_options::borrow_codes) are read where the image stores them.
+  bool const borrow = opt.borrow_codes;
+  FASTPAIR_EXPECTS(!borrow || copy == cudaMemcpyDeviceToDevice,
+                   "prepare_options::borrow_codes: the image must be in device memory (prepare_fpc_device, decode_fpc_device)");
+  FASTPAIR_EXPECTS(!borrow || reinterpret_cast<std::uintptr_t>(s.codes) % 16 == 0,
+                   "prepare_options::borrow_codes: the image's codes section must be 16-byte aligned in memory (place "
+                   "the image at a 16-byte aligned address)");
+  if (!borrow) d.codes_ = device_buffer<std::uint16_t>((packed + 1) / 2, stream, mr);
   std::uint64_t const nseg = d.num_segments();
   // A stored sidecar is used as stored when it is trusted, or when the chunk work decodes every
   // segment: the decode checks each segment's decoded length against it (sidecar_mismatch) and
@@ -916,7 +960,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // aligned, as the decode's vector loads need; the section's padding holds what those loads read
   // past its end), while the lane copies them into the column for later use: nothing waits for
   // that copy but the return. The small sections then go up on `stream` itself.
-  bool const in_place = decodes_all && copy == cudaMemcpyDeviceToDevice && packed > 0 &&
+  bool const in_place = (decodes_all || borrow) && copy == cudaMemcpyDeviceToDevice && packed > 0 &&
                         reinterpret_cast<std::uintptr_t>(s.codes) % 16 == 0;
   if (in_place) d.window_codes_ = reinterpret_cast<std::uint16_t const*>(s.codes);
   cudaStream_t const small = in_place ? st : ls;
@@ -938,7 +982,9 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   auto codes_at = [&](std::uint64_t a) { return reinterpret_cast<std::uint8_t*>(d.codes_.data()) + a; };
   auto copy_chunk = [&](std::uint64_t j) {
     std::uint64_t const a = chunk_begin(j), b = chunk_begin(j + 1);
-    if (b > a && fused_copy)
+    if (borrow) {  // nothing to copy: the checksum alone, beside the decode
+      if (b > a && s.validate) section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, ls>>>(s.codes + a, b - a, sum_of(0), a / 8);
+    } else if (b > a && fused_copy)
       section_checksum_kernel<<<grid((b - a) / 8 + 1), 256, 0, ls>>>(s.codes + a, b - a, sum_of(0), a / 8, codes_at(a));
     else if (b > a) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(codes_at(a), s.codes + a, b - a, copy, ls));
     lane.record(j);
@@ -954,7 +1000,9 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   }
   // Steps copied so far: all of them from pinned and device memory; from pageable memory the
   // ones the plane width's sample needs now, the others as the loop of step 4 reaches them.
-  std::uint64_t copied = async_source ? chunks : sample_chunk + 1;
+  // In place, nothing waits for the lane's copies (or hashes) before step 5: they start after the
+  // passes of step 3, which they would otherwise crowd off the GPU while the host waits for them.
+  std::uint64_t copied = in_place ? 0 : async_source ? chunks : sample_chunk + 1;
   for (std::uint64_t j = 0; j < copied; ++j) copy_chunk(j);
 
   // 2. The GPU passes that need no checked dictionary are queued first; the host checks the
@@ -973,7 +1021,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // 3. Once the dictionary, the counts, the sidecar and the sample's steps are here: the
   // dictionary's uniqueness test, the other sections' checks, the row index (block k's first
   // code: an exclusive scan of the blocks' counts), and the sample's token-length histogram, which
-  // picks the plane width W. Then the host's dictionary check, and one synchronisation.
+  // picks the plane width W. Then the dictionary's checks (on the GPU, or the host's while the GPU
+  // runs), and one synchronisation.
   if (!in_place) lane.wait(stream, sample_chunk);
   d.index_dictionary(s, dict_dev.data(), dict_offsets.data(), report.data(), stream, mr);
   if (s.validate && s.count_bytes)
@@ -987,8 +1036,23 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   std::uint64_t const sample_end = codes_in(sample_bytes);
   if (sample_end) length_histogram_kernel<<<grid(sample_end, 1024), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
-  dictionary const& dict = dictionary_of();  // if it throws, ~copy_lane waits for the copies
-  FASTPAIR_EXPECTS(dict.size() == N && dict.bytes.size() == s.dict_byte_count, "dictionary sections and header disagree");
+  if (s.dictionary_on_gpu) {  // what the host would check, read where the image stores it
+    section_checksum_kernel<<<grid(N / 8 + 1), 256, 0, st>>>(s.dict_lengths, N, &report.data()->dict_sum[0]);
+    section_checksum_kernel<<<grid(s.dict_byte_count / 8 + 1), 256, 0, st>>>(s.dict_bytes, s.dict_byte_count,
+                                                                             &report.data()->dict_sum[1]);
+    check_dictionary_kernel<<<grid(N), 256, 0, st>>>(dict_dev.data(), dict_offsets.data(), dict_dev.data() + N,
+                                                     s.dict_byte_count, d.num_tokens_, max_token_length(s.kind),
+                                                     s.kind == codec::fsst12, report.data());
+  }
+  FASTPAIR_CUDA_TRY(cudaGetLastError());
+  if (in_place) {
+    lane.follow(stream);
+    for (; copied < chunks; ++copied) copy_chunk(copied);
+  }
+  if (!s.dictionary_on_gpu) {  // if it throws, ~copy_lane waits for the copies
+    dictionary const& dict = dictionary_of();
+    FASTPAIR_EXPECTS(dict.size() == N && dict.bytes.size() == s.dict_byte_count, "dictionary sections and header disagree");
+  }
   prepare_report r;
   d.block_codes_host_.resize(blocks + 1);
   d.block_bytes_host_.resize(blocks + 1);
@@ -998,6 +1062,10 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   if (checked_by_decode) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&first_entry, d.sidecar_.data(), 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
   auto fail = [](std::string const& what) { throw format_error("fastpair: invalid .fpc: " + what); };
+  if (s.dictionary_on_gpu && !dictionary_passed(r, s)) {
+    (void)dictionary_of();  // the host's checks name what is wrong
+    fail("dictionary: rejected by the GPU's checks, accepted by the host's");  // a bug of either
+  }
   check_index_report(r, n);
   if (checked_by_decode) {  // before any decode reads it; its checksum first, so that damage is named as such
     std::uint64_t const computed = fpc2::finish_checksum(r.checksum_sum[2], s.sidecar_entries * 8);
@@ -1073,10 +1141,12 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   std::uint64_t total  = 0;
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&errors, d.error_.data(), sizeof errors, cudaMemcpyDeviceToHost, st));
+  // The chunk work's decodes have all run by then: their errors too (no synchronisation of its own).
+  if (decodes_all) FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof errors, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&total, d.sidecar_.data() + nseg, 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
-  d.window_codes_ = nullptr;  // every read of the caller's codes is done: the column reads its own
+  if (!borrow) d.window_codes_ = nullptr;  // every read of the caller's codes is done: the column reads its own
   if (s.validate) {  // the checksums first: a damaged section is named as such
     char const* names[3]         = {"section 3 (codes)", "section 4 (row_code_counts)", "section 5 (sidecar)"};
     std::uint64_t const sizes[3] = {packed, s.count_bytes, s.sidecar_entries * 8};
@@ -1101,12 +1171,13 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   }
   if (full_histogram)
     for (int len = 1; len <= 16; ++len) d.histogram_[len] = r.histogram[len];
+  if (decodes_all) on_chunk.errors_read(errors);
 
   if (opt.length_stream) d.build_length_stream(stream);
   if (opt.fused_codes && code_space(s.kind) <= 4096) d.build_fused_codes(stream);
   if (opt.row_offsets) d.build_row_offsets(stream);
   // The compact row lengths where 1 byte per row is within the share of the stored bytes.
-  double const stored = stored_bytes_of(dict, packed, s.count_bytes, s.sidecar_entries);
+  double const stored = stored_bytes_of(N, s.dict_byte_count, packed, s.count_bytes, s.sidecar_entries);
   if (!decodes_all && s.num_rows > 0 && double(s.num_rows) <= opt.row_lengths_max_share * stored)
     d.build_row_lengths(stream, mr, opt.row_lengths_max_share * stored / double(s.num_rows));
   return d;

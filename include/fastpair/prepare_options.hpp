@@ -55,6 +55,14 @@ struct prepare_options {
   /// steps are copied. 0 = automatic: from host memory 1/16 of the codes, at least 4 MiB; from
   /// device memory one step (a device-to-device copy takes a fraction of the decode).
   std::uint64_t chunk_bytes = 0;
+  /// prepare_fpc_device and decode_fpc_device: the column reads the codes where the image stores
+  /// them instead of keeping a copy, so that a column kept in device memory costs its image plus
+  /// what the preparation builds (device_bytes() leaves the codes out), and a one-off decode does
+  /// not copy them. The image must stay allocated and unchanged while the column is used, and be
+  /// a version-2 image whose codes section is 16-byte aligned in memory (it is at a multiple of 16
+  /// in the image: any image at the start of a cudaMalloc'd buffer); logic_error otherwise, and
+  /// from the builders of host memory and in-memory columns.
+  bool borrow_codes = false;
 };
 
 }  // namespace fastpair

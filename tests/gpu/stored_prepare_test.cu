@@ -289,7 +289,16 @@ std::vector<variant> variants_for(source src, bool all = true)
   // memcheck's per-launch cost makes the full matrix run for more than its time limit.
   bool const light = std::getenv("FASTPAIR_TEST_LIGHT") != nullptr;
   if (src == source::pageable && !light) return v;
-  return {v[0], v[4], v[5]};  // default; validate = false, no row lengths; steps of 4 KiB
+  std::vector<variant> out = {v[0], v[4], v[5]};  // default; validate = false, no row lengths; steps of 4 KiB
+  if (src == source::device) {  // the column reads the image's codes (validated, then trusted in steps)
+    fastpair::prepare_options o;
+    o.borrow_codes = true;
+    out.push_back({"borrow_codes", o});
+    o.validate    = false;
+    o.chunk_bytes = 1;
+    out.push_back({"borrow_codes, validate = false, steps of 4 KiB", o});
+  }
+  return out;
 }
 
 /** Every source x variant x (stored sidecar or not) of `col`. */
@@ -309,6 +318,7 @@ void check_stored_column(fastpair::compressed_column const& col, bool all_varian
         INFO("options: " << v.name);
         auto const dcol = held.prepare(s, v.opt);
         REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
+        REQUIRE(dcol.borrows_codes() == (v.opt.borrow_codes && c.num_codes > 0));
         if (v.opt.row_lengths_max_share == 0) REQUIRE(dcol.row_length_bytes() == 0);
         if (v.opt.row_lengths_max_share > 1 && c.num_rows() > 0) REQUIRE(dcol.row_length_bytes() == row_length_width(c));
         REQUIRE(dcol.has_length_stream() == v.opt.length_stream);
@@ -350,6 +360,14 @@ void require_refused(image_t const& img, std::string const& what, fastpair::prep
     ft::guarded_output<std::int64_t> out(rows, bytes, 3, nullptr, ft::poison, 0xFF, 4);
     REQUIRE_THROWS_AS(held.decode(nullptr, out.view(), stepped), fastpair::format_error);
     REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), stepped), Contains(what));
+    out.require_guards_intact(nullptr);
+    if (src != source::device) continue;
+    INFO("prepare_options::borrow_codes");
+    fastpair::prepare_options borrow = opt;
+    borrow.borrow_codes              = true;
+    REQUIRE_THROWS_WITH(held.prepare(nullptr, borrow), Contains(what));
+    borrow.chunk_bytes = 4096;
+    REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), borrow), Contains(what));
     out.require_guards_intact(nullptr);
   }
 }
@@ -423,12 +441,22 @@ void check_pipelined_decode(fastpair::compressed_column const& col, cudaStream_t
       if (!turns.takes(src)) continue;
       INFO(source_name(src));
       held_image const held(image, src, s);
-      for (auto const& v : opts) {
+      std::vector<variant> here = opts;
+      if (src == source::device) {  // the column reads the image's codes: no copy of them
+        fastpair::prepare_options b;
+        b.borrow_codes = true;
+        b.chunk_bytes  = 4096;
+        here.push_back({"borrow_codes, steps of 4 KiB", b});
+        b.validate = false;
+        here.push_back({"borrow_codes, steps of 4 KiB, validate = false", b});
+      }
+      for (auto const& v : here) {
         INFO("options: " << v.name);
         {
           ft::guarded_output<std::int64_t> out(c.num_rows(), c.decoded_bytes(), 5, s, ft::poison, 0xFF, 4);
           auto const dcol = held.decode(s, out.view(), v.opt);
           out.require_equal(ref, s);
+          REQUIRE(dcol.borrows_codes() == (v.opt.borrow_codes && c.num_codes > 0));
           REQUIRE(dcol.row_length_bytes() == 0);
           REQUIRE(dcol.has_row_offsets() == v.opt.row_offsets);
           REQUIRE(dcol.has_length_stream() == v.opt.length_stream);
@@ -540,6 +568,67 @@ TEST_CASE("decode_fpc_device: an image at any device address decodes, in place o
   }
 }
 
+TEST_CASE("prepare_options::borrow_codes: the column reads the image's codes, and is refused where it cannot",
+          "[gpu][prepare_fpc][pipelined]")
+{
+  ft::test_stream ts;
+  auto const col    = corruption_column(codec::onpair16);
+  image_t const img = fastpair::serialize(col);
+  auto const ref    = fastpair::decode_reference(col);
+  fastpair::prepare_options borrow;
+  borrow.borrow_codes = true;
+  std::uint64_t const codes_bytes = (fastpair::packed_code_bytes(col.kind, col.num_codes) + 1) / 2 * 2;
+  {
+    held_image const held(img, source::device, ts.s);
+    auto const own = held.prepare(ts.s);
+    auto const dcol = held.prepare(ts.s, borrow);
+    REQUIRE(dcol.borrows_codes());
+    REQUIRE_FALSE(own.borrows_codes());
+    REQUIRE(dcol.device_bytes() + codes_bytes == own.device_bytes());
+    CHECK(fastpair::device_column::device_bytes(col, borrow) + fastpair::packed_code_bytes(col.kind, col.num_codes) + 1 ==
+          fastpair::device_column::device_bytes(col));  // the estimates differ by the codes' term
+    check_prepared(dcol, col, ts.s);  // every range, both offset widths, again and again from the image
+    // decode_fpc_device: the decode and the returned column read the image; the column decodes again.
+    ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+    auto const again = held.decode(ts.s, out.view(), borrow);
+    out.require_equal(ref, ts.s);
+    REQUIRE(again.borrows_codes());
+    REQUIRE(fastpair::decompress(again, ts.s).to_host(ts.s) == ref);
+    REQUIRE(again.read_and_clear_errors(ts.s) == 0);
+  }
+  SECTION("host memory and in-memory columns: logic_error")
+  {
+    for (source src : {source::pageable, source::pinned}) {
+      INFO(source_name(src));
+      held_image const held(img, src, ts.s);
+      REQUIRE_THROWS_WITH(held.prepare(ts.s, borrow), Contains("borrow_codes") && Contains("device memory"));
+      ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+      REQUIRE_THROWS_AS(held.decode(ts.s, out.view(), borrow), std::logic_error);
+      out.require_guards_intact(ts.s);
+    }
+    REQUIRE_THROWS_WITH(fastpair::device_column::prepare(col, ts.s, borrow), Contains("borrow_codes"));
+  }
+  SECTION("an image whose codes are not 16-byte aligned in memory: logic_error")
+  {
+    for (std::size_t shift : {std::size_t{8}, std::size_t{1}}) {
+      INFO("image at 16-byte alignment + " << shift);
+      fastpair::device_buffer<std::uint8_t> buf(img.size() + shift, ts.s);
+      FASTPAIR_CUDA_TRY(cudaMemcpyAsync(buf.data() + shift, img.data(), img.size(), cudaMemcpyHostToDevice, ts.s));
+      REQUIRE_THROWS_WITH(fastpair::device_column::prepare_fpc_device(buf.data() + shift, img.size(), ts.s, borrow),
+                          Contains("16-byte aligned"));
+      ft::guarded_output<std::int64_t> out(col.num_rows(), col.decoded_bytes(), 2, ts.s, ft::poison, 0xFF, 4);
+      REQUIRE_THROWS_WITH(fastpair::decode_fpc_device(buf.data() + shift, img.size(), out.view(), ts.s, borrow),
+                          Contains("16-byte aligned"));
+      out.require_guards_intact(ts.s);
+    }
+  }
+  SECTION("a version-1 image: logic_error")
+  {
+    held_image const held(fastpair::serialize(col, 1), source::device, ts.s);
+    REQUIRE_THROWS_WITH(held.prepare(ts.s, borrow), Contains("version-1"));
+  }
+}
+
 TEST_CASE("prepare_fpc_host: the split stream is for in-memory columns only", "[gpu][prepare_fpc]")
 {
   // prepare_options::split_stream builds on the host from a compressed_column; a stored image
@@ -580,13 +669,17 @@ TEST_CASE("device_bytes() is exactly what a prepared column holds from its resou
             REQUIRE(dcol.memory_resource() == fastpair::device_async_resource_ref{counting});
             REQUIRE(counting.live_bytes() == dcol.device_bytes());
             CHECK(fastpair::device_column::device_bytes(col, v.opt) >= dcol.device_bytes());  // the upper estimate
-            // The same from the in-memory column.
+            // The same from the in-memory column (which holds the codes a borrowing column reads
+            // in the image: 2 bytes per 2 bytes of packed codes).
             {
               ft::byte_counting_resource other;
-              auto const from_col = fastpair::device_column::prepare(col, s, v.opt, other);
+              fastpair::prepare_options own = v.opt;
+              own.borrow_codes              = false;
+              auto const from_col = fastpair::device_column::prepare(col, s, own, other);
               FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
               REQUIRE(other.live_bytes() == from_col.device_bytes());
-              REQUIRE(from_col.device_bytes() == dcol.device_bytes());
+              std::uint64_t const codes = v.opt.borrow_codes ? (fastpair::packed_code_bytes(kind, col.num_codes) + 1) / 2 * 2 : 0;
+              REQUIRE(from_col.device_bytes() == dcol.device_bytes() + codes);
             }
             // Decodes take nothing from the column's resource (outputs from the default one;
             // locating an unaligned range borrows 48 bytes and gives them back).
@@ -783,6 +876,63 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
       lax.validate = false;
       require_refused(img, what, lax);
     }
+    SECTION("a dictionary of bad shape, its sections resealed (checked on the GPU for a device image)")
+    {
+      // Each image breaks one rule of the dictionary's shape with every checksum intact. The host
+      // reader names the rule; so must the preparation, which checks a device image's dictionary
+      // on the GPU and reads it on the host only to name what is wrong.
+      std::uint64_t const n = h.n_tok;
+      int const max_len     = fastpair::max_token_length(kind);
+      auto lengths_of = [&](image_t& img) { return payload(img, fpc2::dict_lengths); };
+      auto byte_at    = [&](image_t& img, std::uint64_t token) {  // token's first byte in section 2
+        std::uint64_t off = 0;
+        for (std::uint64_t i = 0; i < token; ++i) off += lengths_of(img)[i];
+        return payload(img, fpc2::dict_bytes) + off;
+      };
+      auto first = [&](auto pred) {
+        for (std::uint64_t i = 256; i + 1 < n; ++i)
+          if (pred(good[h.layout.payload_at[fpc2::dict_lengths] + i], good[h.layout.payload_at[fpc2::dict_lengths] + i + 1])) return i;
+        FAIL("no such token");
+        return std::uint64_t{0};
+      };
+      std::vector<std::pair<std::string, image_t>> bad;
+      {  // token i of length 0, its next token 2 bytes longer: the lengths still add up
+        image_t img = good;
+        std::uint64_t const i = first([&](int a, int b) { return a == 2 && b + 2 <= max_len; });
+        lengths_of(img)[i] = 0, lengths_of(img)[i + 1] += 2;
+        bad.emplace_back("dictionary token " + std::to_string(i) + ": length 0 outside", img);
+      }
+      {  // token i longer than the codec allows, its next token 1 byte shorter
+        image_t img = good;
+        std::uint64_t const i = first([&](int a, int b) { return a == max_len && b >= 2; });
+        lengths_of(img)[i] += 1, lengths_of(img)[i + 1] -= 1;
+        bad.emplace_back("dictionary token " + std::to_string(i) + ": length " + std::to_string(max_len + 1) + " outside", img);
+      }
+      {  // lengths that do not add up to the header's dict_bytes
+        image_t img = good;
+        lengths_of(img)[300] -= 1;
+        bad.emplace_back("token lengths sum to", img);
+      }
+      {  // the one-byte token of 'A' made a second 'B': no token for byte 65
+        image_t img = good;
+        REQUIRE(lengths_of(img)[65] == 1);
+        REQUIRE(*byte_at(img, 65) == 'A');
+        *byte_at(img, 65) = 'B';
+        bad.emplace_back("one-byte token for byte value 65 missing", img);
+      }
+      if (kind == codec::fsst12) {  // codes 65 and 66 swapped: every byte still has its token
+        image_t img = good;
+        std::swap(*byte_at(img, 65), *byte_at(img, 66));
+        bad.emplace_back("FSST-12 code b < 256 must be the byte b", img);
+      }
+      for (auto& [what, img] : bad) {
+        INFO(what);
+        reseal_section(img, fpc2::dict_lengths);
+        reseal_section(img, fpc2::dict_bytes);
+        REQUIRE_THROWS_WITH(fastpair::deserialize(img.data(), img.size()), Contains(what));  // the host reader agrees
+        require_refused(img, what);
+      }
+    }
     SECTION("a device buffer shorter or longer than the header says")
     {
       for (std::size_t size : {good.size() - 1, good.size() - 16, std::size_t{h.layout.payload_at[fpc2::codes]},
@@ -883,6 +1033,7 @@ TEST_CASE("a version-1 image still prepares from host and device memory", "[gpu]
         REQUIRE(fastpair::parse_fpc_header(v1.data(), v1.size()).version == 1);
         for (source src : all_sources) {
           for (auto const& v : variants_for(src, false)) {
+            if (v.opt.borrow_codes) continue;  // refused for a version-1 image (the borrow_codes test)
             INFO(fastpair::codec_name(kind) << ", " << c->name << (sidecar ? ", stored sidecar, " : ", no sidecar, ")
                                             << source_name(src) << ", " << v.name);
             held_image const held(v1, src, ts.s);

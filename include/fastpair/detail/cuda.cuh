@@ -82,14 +82,15 @@ class copy_lane {
   {
     try {
       FASTPAIR_CUDA_TRY(cudaStreamCreateWithFlags(&lane_, cudaStreamNonBlocking));
-      events_.reserve(steps + 1);
-      for (std::size_t i = 0; i <= steps; ++i) {
+      events_.reserve(steps + 2);
+      for (std::size_t i = 0; i <= steps + 1; ++i) {
         cudaEvent_t e = nullptr;
         FASTPAIR_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         events_.push_back(e);
       }
       FASTPAIR_CUDA_TRY(cudaEventRecord(events_[steps], after.get()));
       FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(lane_, events_[steps], 0));
+      steps_ = steps;
     } catch (...) {
       release();
       throw;
@@ -104,6 +105,12 @@ class copy_lane {
   void record(std::size_t i) { FASTPAIR_CUDA_TRY(cudaEventRecord(events_.at(i), lane_)); }
   /** Work queued on `main` from now on starts after step i's copies. */
   void wait(cuda::stream_ref main, std::size_t i) const { FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(main.get(), events_.at(i), 0)); }
+  /** Copies queued on the lane from now on start after the work queued on `main` so far (once). */
+  void follow(cuda::stream_ref main)
+  {
+    FASTPAIR_CUDA_TRY(cudaEventRecord(events_.at(steps_ + 1), main.get()));
+    FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(lane_, events_[steps_ + 1], 0));
+  }
 
  private:
   void release() noexcept
@@ -116,7 +123,8 @@ class copy_lane {
   }
 
   cudaStream_t lane_ = nullptr;
-  std::vector<cudaEvent_t> events_;
+  std::vector<cudaEvent_t> events_;  // one per step, the start, follow()'s
+  std::size_t steps_ = 0;
 };
 
 /** @brief A device copy of `h`, allocated from `mr` and copied on `stream` (pageable source: the

@@ -48,11 +48,16 @@ struct prepare_report {
   std::uint64_t sample[17]      = {};  ///< the same over the first codes only (the plane width's sample)
   std::uint32_t flags           = 0;   ///< prepare_flag bits
   std::uint32_t duplicate       = 0;   ///< ~i for the first token i equal to an earlier one, or 0
+  /// A dictionary checked on the GPU (check_dictionary_kernel): the sums of word_hash of sections 1
+  /// (token lengths) and 2 (token bytes), and the token lengths' total.
+  std::uint64_t dict_sum[3] = {};
+  unsigned long long dict_bytes_seen[4] = {};  ///< bit b: some one-byte token is byte b
 };
 
 enum prepare_flag : std::uint32_t {
   counts_exceed_codes    = 1u,  ///< a prefix of the row code counts passes num_codes
   stored_sidecar_differs = 2u,  ///< a stored sidecar entry disagrees with the token lengths
+  dictionary_shape_bad   = 4u,  ///< a token length outside 1..max, or FSST-12's codes < 256 not the bytes
 };
 
 /** The bit-packed row code counts as the kernels read them. */
@@ -122,6 +127,38 @@ FASTPAIR_KERNEL __launch_bounds__(256) void check_block_codes_kernel(std::uint64
        k += std::uint64_t{gridDim.x} * blockDim.x)
     if (block_codes[k] > num_codes || (k == blocks && block_codes[k] != num_codes))
       atomicOr(&report->flags, counts_exceed_codes);
+}
+
+/** The dictionary's shape, as validate_dictionary_shape checks it on the host, for a dictionary
+ *  that only the GPU holds: the lengths' total, lengths outside 1..max_len and FSST-12's rule
+ *  (code b < 256 is the byte b) into the report, and which bytes have a one-byte token. Token
+ *  offsets are the exclusive sums of the lengths; reads of the bytes stay below dict_bytes. */
+FASTPAIR_KERNEL __launch_bounds__(256) void check_dictionary_kernel(std::uint8_t const* lengths, std::uint32_t const* offsets,
+                                                                    std::uint8_t const* bytes, std::uint64_t dict_bytes,
+                                                                    std::uint32_t num_tokens, std::uint32_t max_len,
+                                                                    bool fsst, prepare_report* report)
+{
+  using reduce_t = cub::BlockReduce<std::uint64_t, 256>;
+  __shared__ typename reduce_t::TempStorage temp;
+  __shared__ unsigned long long seen[4];
+  if (threadIdx.x < 4) seen[threadIdx.x] = 0;
+  __syncthreads();
+  std::uint64_t sum = 0;
+  bool bad          = false;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < num_tokens; i += gridDim.x * blockDim.x) {
+    std::uint32_t const len = lengths[i];
+    std::uint64_t const off = offsets[i];
+    bool const one_byte     = len == 1 && off < dict_bytes;
+    std::uint32_t const b   = one_byte ? bytes[off] : 256u;
+    sum += len;
+    if (one_byte) atomicOr(&seen[b / 64], 1ull << (b % 64));
+    bad = bad || len < 1 || len > max_len || (fsst && i < 256 && b != i);
+  }
+  std::uint64_t const total = reduce_t(temp).Sum(sum);
+  bool const any_bad        = __syncthreads_or(bad);  // also orders the seen[] updates before their reads
+  if (threadIdx.x == 0 && total != 0) atomicAdd(reinterpret_cast<unsigned long long*>(&report->dict_sum[2]), total);
+  if (threadIdx.x == 0 && any_bad) atomicOr(&report->flags, dictionary_shape_bad);
+  if (threadIdx.x < 4 && seen[threadIdx.x] != 0) atomicOr(&report->dict_bytes_seen[threadIdx.x], seen[threadIdx.x]);
 }
 
 /** Token length of code c (entry 0's for a code outside the dictionary, as the decoder reads it). */
