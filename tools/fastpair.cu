@@ -614,6 +614,11 @@ int cmd_inspect(std::vector<std::string> const& argv)
                       dev_fc = estimate(false, true, false, false), dev_ro = estimate(false, false, true, false),
                       dev_rl = estimate(false, false, false, true), dev_ss = estimate(false, false, false, false, true),
                       dev_old = estimate(true, true, true, true, true);
+  std::uint64_t const dev_borrow = [&] {  // the default, reading the codes in the device image
+    prepare_options o;
+    o.borrow_codes = true;
+    return device_column::device_bytes(col, o, arch_bucket::sm90);
+  }();
   std::uint64_t longest_row = 0;
   for (std::size_t r = 0; r < col.num_rows(); ++r)
     longest_row = std::max<std::uint64_t>(longest_row, col.row_byte_offsets[r + 1] - col.row_byte_offsets[r]);
@@ -659,6 +664,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
       << ",\"device_bytes_length_stream\":" << dev_ls << ",\"device_bytes_fused_codes\":" << dev_fc
       << ",\"device_bytes_split_stream\":" << dev_ss << ",\"device_bytes_row_offsets\":" << dev_ro
       << ",\"device_bytes_row_lengths\":" << dev_rl << ",\"device_bytes_old_defaults\":" << dev_old
+      << ",\"device_bytes_borrow_codes\":" << dev_borrow
       << ",\"fused_codes_applies\":" << (fused_applies ? "true" : "false")
       << ",\"split_stream_applies\":" << (split_gpu ? "true" : "false")
       << ",\"row_lengths_applies\":" << (rl_applies ? "true" : "false")
@@ -730,7 +736,8 @@ int cmd_inspect(std::vector<std::string> const& argv)
       return;
     }
     std::printf("  %-16s %12" PRIu64 " B, %.3f x the .fpc file", label, b, ratio(b, file_bytes));
-    if (b != dev_default) std::printf(" (+%" PRIu64 " B)", b - dev_default);
+    if (b > dev_default) std::printf(" (+%" PRIu64 " B)", b - dev_default);
+    if (b < dev_default) std::printf(" (-%" PRIu64 " B)", dev_default - b);
     std::printf("\n");
   };
   dev_line("default (lean)", dev_default, true, "");
@@ -745,6 +752,9 @@ int cmd_inspect(std::vector<std::string> const& argv)
   dev_line("old defaults", dev_old, true, "");
   std::printf("  %-16s length_stream + fused_codes + split_stream + row_offsets + row_lengths where they apply\n"
               "  %-16s (what prepare built by default before the accelerators became opt-in)\n", "", "");
+  dev_line("borrow_codes", dev_borrow, true, "");
+  std::printf("  %-16s the default reading the codes in the image in device memory (prepare_fpc_device),\n"
+              "  %-16s which the column then needs: this is what it adds to the image\n", "", "");
   if (top) {
     std::printf("most used entries\n");
     for (std::size_t c : order)

@@ -94,7 +94,7 @@ for codec in onpair16 onpair12 fsst12 auto; do
   expect "inspect --json $codec" 0 "\"paper_rule_w\":(8|16),\"gpu_auto_w\":(8|16),\"gpu_auto_arch\":\"sm_90\",\"gpu_tuned_split_stream\":(true|false)," "$bin" inspect "gen_$codec.fpc" --json
   expect "inspect $codec: device memory by prepare option" 0 "^  default \(lean\) +[0-9]+ B, [0-9.]+ x the .fpc file" "$bin" inspect "gen_$codec.fpc"
   expect "inspect $codec: file size of both .fpc versions" 0 "^  version 1 +[0-9]+ B, ratio " "$bin" inspect "gen_$codec.fpc"
-  expect "inspect --json $codec: device bytes and file sizes" 0 "\"fpc_v1_bytes\":[0-9]+,\"fpc_v2_bytes\":[0-9]+,.*\"device_bytes_default\":[0-9]+,\"device_bytes_length_stream\":[0-9]+,\"device_bytes_fused_codes\":[0-9]+,\"device_bytes_split_stream\":[0-9]+,\"device_bytes_row_offsets\":[0-9]+,\"device_bytes_row_lengths\":[0-9]+,\"device_bytes_old_defaults\":[0-9]+,\"fused_codes_applies\":(true|false),\"split_stream_applies\":(true|false),\"row_lengths_applies\":(true|false),\"row_lengths_in_default\":(true|false)" "$bin" inspect "gen_$codec.fpc" --json
+  expect "inspect --json $codec: device bytes and file sizes" 0 "\"fpc_v1_bytes\":[0-9]+,\"fpc_v2_bytes\":[0-9]+,.*\"device_bytes_default\":[0-9]+,\"device_bytes_length_stream\":[0-9]+,\"device_bytes_fused_codes\":[0-9]+,\"device_bytes_split_stream\":[0-9]+,\"device_bytes_row_offsets\":[0-9]+,\"device_bytes_row_lengths\":[0-9]+,\"device_bytes_old_defaults\":[0-9]+,\"device_bytes_borrow_codes\":[0-9]+,\"fused_codes_applies\":(true|false),\"split_stream_applies\":(true|false),\"row_lengths_applies\":(true|false),\"row_lengths_in_default\":(true|false)" "$bin" inspect "gen_$codec.fpc" --json
   expect "decompress --cpu --check $codec" 0 "check OK" "$bin" decompress "gen_$codec.fpc" --cpu -o "gen_$codec.out" --check gen.txt
   same "decompressed text equals the input ($codec)" gen.txt "gen_$codec.out"
 done
@@ -107,7 +107,8 @@ base = d["device_bytes_default"]
 assert all(d["device_bytes_" + k] >= base for k in ("length_stream", "fused_codes", "split_stream", "row_offsets", "row_lengths", "old_defaults"))
 assert d["device_bytes_fused_codes"] > base and d["fused_codes_applies"]
 assert d["fpc_v2_bytes"] == d["file_bytes"] and d["fpc_v1_bytes"] > d["fpc_v2_bytes"]
-' && ok "inspect --json: default <= every accelerator, fused codes for OnPair-12, v2 file < v1" || bad "inspect --json device bytes / file sizes"
+assert d["device_bytes_borrow_codes"] + d["stored"]["codes"] + 1 == base  # the codes, as the estimate counts them
+' && ok "inspect --json: default <= every accelerator, fused codes for OnPair-12, v2 file < v1, borrow_codes = default - codes" || bad "inspect --json device bytes / file sizes"
 # The two W rules differ: short tokens (mean under 3 B) are W = 8 by the paper's rule, 16 on sm_90.
 seq 1 1000 > digits.txt
 expect "compress short tokens" 0 "" "$bin" compress digits.txt -o digits.fpc
