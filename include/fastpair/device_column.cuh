@@ -964,7 +964,8 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
                         reinterpret_cast<std::uintptr_t>(s.codes) % 16 == 0;
   if (in_place) d.window_codes_ = reinterpret_cast<std::uint16_t const*>(s.codes);
   cudaStream_t const small = in_place ? st : ls;
-  // Then kernels on `stream` read the caller's bytes: if anything throws, they end first.
+  // Then kernels on `stream` read the caller's bytes (the codes in place, the dictionary's checksums):
+  // if anything throws, they end first.
   struct drain_on_throw {
     cudaStream_t stream;
     bool on;
@@ -974,7 +975,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
       if (on && std::uncaught_exceptions() > exceptions)
         (void)detail::call_keeping_last_error([&] { return cudaStreamSynchronize(stream); });
     }
-  } const drain{st, in_place};
+  } const drain{st, in_place || s.dictionary_on_gpu};
   // The codes' checksum (a sum over words, in any order): codes in device memory are hashed by the
   // kernel that copies them into the column (one read of them, on the lane); codes from host
   // memory on `stream` once each step has landed (step 4).
