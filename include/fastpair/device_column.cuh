@@ -260,10 +260,10 @@ class device_column {
    * on the current device (as a GPUDirect Storage / cuFile read leaves them): the header and the
    * section headers are copied to the host; the dictionary is checked on the GPU (on the host,
    * copied there, if the image is not 8-byte aligned in memory, or to name what is wrong); codes,
-   * counts and sidecar are copied device to device and checked on the GPU. The caller's buffer is not kept, unless
-   * prepare_options::borrow_codes: then the column reads the codes in the caller's buffer, which
-   * must outlive it, and holds no copy of them. A version-1 image is copied to the host and read
-   * there. Pipelined as prepare_fpc_host.
+   * counts and sidecar are copied device to device and checked on the GPU. The caller's buffer
+   * is not kept, unless prepare_options::borrow_codes: then the column reads the codes in the
+   * caller's buffer, which must outlive it, and holds no copy of them. A version-1 image is copied
+   * to the host and read there. Pipelined as prepare_fpc_host.
    * @note Synchronizes `stream` (to read the header, the section headers, the row index, then the checks).
    * @throw format_error naming what is wrong (a buffer shorter than the header says, ...);
    *        logic_error; cuda_error; what `mr` throws.
