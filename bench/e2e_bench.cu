@@ -71,7 +71,8 @@
 // dev_row_offsets, dev_row_lengths (row_lengths_max_share = 1e9) (that accelerator alone on top of
 // the default; equal to dev_default where it does not apply: fused_applies, split_applies;
 // rl_default / rl_old = row_length_bytes() of the default / old column), dev_old_defaults,
-// est_default / est_old_defaults
+// dev_borrow_codes (the default with prepare_options::borrow_codes: without the codes the image
+// holds), est_default / est_old_defaults
 // (device_column::device_bytes(col, opt), the host estimate), ms_min, ms_median, GBps_min,
 // GBps_median (decoded bytes / time; for h2d_*: stored bytes / time), h2d_pinned_GBps,
 // decode_GBps (decode_only, min time), bound_GBps = min(decode_GBps, h2d_pinned_GBps x
@@ -192,7 +193,7 @@ struct cell {
   codec kind = codec::onpair16;
   std::uint64_t stored = 0, v1 = 0, decoded = 0, rows = 0, src_rows = 0, src_decoded = 0;
   std::uint64_t est_default = 0, est_old = 0;
-  std::uint64_t dev_default = 0, dev_ls = 0, dev_fc = 0, dev_ss = 0, dev_ro = 0, dev_rl = 0, dev_old = 0;
+  std::uint64_t dev_default = 0, dev_ls = 0, dev_fc = 0, dev_ss = 0, dev_ro = 0, dev_rl = 0, dev_old = 0, dev_borrow = 0;
   bool fused_applies = false, split_applies = false;
   std::vector<std::uint8_t> pageable;  // the v2 image
   fastpair::host_buffer pinned;  // pinned (default_host_resource)
@@ -339,6 +340,11 @@ cell& get_cell(std::string const& column, codec kind)
     c->old            = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o);
   }
   c->dev_old = c->old.device_bytes();
+  {  // the default reading the image's codes: what it adds to the image
+    prepare_options o;
+    o.borrow_codes   = true;
+    c->dev_borrow    = device_column::prepare_fpc_device(c->dbytes.data(), c->stored, s, o).device_bytes();
+  }
   c->paper_w = fastpair::paper_low_plane_bytes(kind, fastpair::token_length_histogram(src));
   if (c->paper_w != c->dflt.low_plane_bytes()) {
     prepare_options o;
@@ -715,6 +721,7 @@ void bench_case(benchmark::State& state, std::string const& column, codec kind, 
   k["rl_default"]        = c.dflt.row_length_bytes();
   k["rl_old"]            = c.old.row_length_bytes();
   k["dev_old_defaults"]  = static_cast<double>(c.dev_old);
+  k["dev_borrow_codes"]  = static_cast<double>(c.dev_borrow);
   k["est_default"]       = static_cast<double>(c.est_default);
   k["est_old_defaults"]  = static_cast<double>(c.est_old);
   k["fused_applies"]     = c.fused_applies;

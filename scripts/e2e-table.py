@@ -28,6 +28,8 @@ commit, date: the context fastpair_bench_e2e records, plus what scripts/device-e
                     time GB/s in parentheses)
   pipelined GB/s    decode_fpc_host / decode_fpc_device (preparation and decode pipelined in
                     steps of codes) into the same output, + destruction: pinned, pageable, device
+                    (and, where the run has the case, device with prepare_options::borrow_codes,
+                    beside the borrowing column's device bytes / file bytes)
   bound GB/s        min(decode GB/s, pinned H2D GB/s x ratio v2)
   decode GB/s       decode_only on the default column vs the old defaults (what prepare built by
                     default before: length stream + fused codes + split stream + row offsets +
@@ -51,7 +53,7 @@ import sys
 
 CASES = ("h2d_pinned", "h2d_pageable", "d2d", "decode_only", "decode_only_old", "decode_chars",
          "decode_chars_old", "decode_paper", "decode_paper_chars", "decode_ls", "decode_fc", "decode_ss", "decode_ro", "decode_rl", "prepare_only", "prepare_novalidate", "prepare_device", "e2e_pinned", "e2e_pageable", "e2e_device", "pipelined_pinned",
-         "pipelined_pageable", "pipelined_device", "streamed_pinned", "streamed_pageable")
+         "pipelined_pageable", "pipelined_device", "pipelined_device_borrow", "streamed_pinned", "streamed_pageable")
 
 
 def load(path):
@@ -129,12 +131,14 @@ def main():
     print()
     # prepare_device is a later case: runs without it print the table as before.
     has_pd = any("prepare_device" in c for c in cells.values())
+    has_borrow = any("pipelined_device_borrow" in c for c in cells.values())
     print("| column | codec | ratio v2 (v1) | device / file: default | + length stream | + fused codes "
           "| + split stream | + row offsets | + row lengths | prepare ms min / med | "
           + ("prepare from device ms min / med | " if has_pd else "") + "e2e pinned GB/s | e2e pageable GB/s "
           "| e2e device GB/s | pipelined pinned GB/s | pipelined pageable GB/s | pipelined device GB/s "
-          "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
-    print("|---|---|" + "---:|" * (17 + has_pd))
+          + ("| device / file: borrow_codes | pipelined device, borrow_codes GB/s " if has_borrow else "")
+          + "| bound GB/s | decode GB/s default | decode GB/s old defaults |")
+    print("|---|---|" + "---:|" * (17 + has_pd + 2 * has_borrow))
     h2d, h2p, d2d, skipped = [], [], [], []
     for key in order:
         c = cells[key]
@@ -144,7 +148,7 @@ def main():
             if all("time budget" in e for e in errs):
                 skipped.append(f"{key[0]}/{key[1]}")
                 continue
-            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * (16 + has_pd))
+            print(f"| {key[0]} | {key[1]} | error: {'; '.join(errs)[:120]} |" + " |" * (16 + has_pd + 2 * has_borrow))
             continue
         dev = lambda name: counter(c, name) / stored if counter(c, name) is not None else None
         fused = counter(c, "fused_applies")
@@ -169,7 +173,8 @@ def main():
                 ("-" if counter(c, "dev_row_lengths") == counter(c, "dev_default") else num(dev("dev_row_lengths"), "{:.2f}"))),
                ms("prepare_only")] + ([ms("prepare_device", 2)] if has_pd else []) + [
                rate(c, "e2e_pinned"), rate(c, "e2e_pageable"), rate(c, "e2e_device"),
-               rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device"),
+               rate(c, "pipelined_pinned"), rate(c, "pipelined_pageable"), rate(c, "pipelined_device")] + (
+               [num(dev("dev_borrow_codes"), "{:.2f}"), rate(c, "pipelined_device_borrow")] if has_borrow else []) + [
                num(bound),
                rate(c, "decode_only"), rate(c, "decode_only_old")]
         print("| " + " | ".join(row) + " |")
@@ -198,7 +203,7 @@ def main():
             met = sum(p >= 80 for p in pct)
             print(f"- {case.replace('_', ' ')} as % of the bound: {min(pct):.0f} .. {max(pct):.0f} %, median "
                   f"{statistics.median(pct):.0f} %; >= 80 % on {met} of {len(pct)} cells")
-    for case in ("e2e_device", "pipelined_device"):
+    for case in ("e2e_device", "pipelined_device", "pipelined_device_borrow"):
         pct = [c[case]["GBps_min"] / c[case]["decode_GBps"] * 100 for c in cells.values()
                if case in c and "decode_GBps" in c[case]]
         if pct:
