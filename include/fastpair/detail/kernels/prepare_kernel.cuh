@@ -21,7 +21,9 @@
  *   - the counts: every prefix of the block sums <= num_codes, and the total == num_codes
  *     (a wrapped sum cannot pass: a prefix would exceed num_codes first);
  *   - codes < the dictionary size (the sidecar pass, segment_lengths_kernel, sets the error word);
- *   - the decoded size against the header, and a stored sidecar against the recomputed one.
+ *   - the decoded size against the header, and a stored sidecar against the recomputed one;
+ *   - for an image in device memory, the dictionary's shape (check_dictionary_kernel) and its
+ *     sections' checksums, so that the host reads the dictionary only to name a problem.
  * The passes that build the opt-in decode-time streams of a prepared column (code_lengths_kernel,
  * fused_codes_kernel) are at the end.
  */
