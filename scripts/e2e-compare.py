@@ -14,9 +14,10 @@ default column, chars + int64 offsets), then for each run the pipelined rates fr
 (decode_fpc_device) with their share of that decode rate, and from pinned host memory
 (decode_fpc_host) with their share of its bound, min(decode, pinned H2D x file ratio). Where the
 first run has the decode_lean case (the decode of the column as decode_fpc_* returns it: offsets
-derived from the codes), its rate too, and each run's device rate as a share of it: the part of
-the device path that is not its decode. GB/s at the min time (median time in parentheses). A
-summary line per run follows the table.
+derived from the codes), each run's lean rate (the offsets pass differs between runs; the share
+uses the first run's), and each run's device rate as a share of the first run's: the part of the
+device path that is not its decode. Runs without the pinned case get no pinned columns. GB/s at
+the min time (median time in parentheses). A summary line per run follows the table.
 """
 import json
 import statistics
@@ -47,10 +48,12 @@ def main(argv):
     print(f"GPU {ctx.get('gpu_name', '?')}, driver {ctx.get('gpu_driver', '?')}, runs of "
           + ", ".join(f"{n} ({c.get('date', '?')}, {c.get('executable', '?')})" for n, c, _ in runs) + "\n")
     has_lean = any(k[2] == "decode_lean" for k in runs[0][2])
-    head = ["column", "codec", "decode GB/s"] + (["lean decode GB/s"] if has_lean else [])
+    lean_runs = [n for n, _, rows in runs if any(k[2] == "decode_lean" for k in rows)] if has_lean else []
+    has_pinned = any(k[2] == "pipelined_pinned" for _, _, rows in runs for k in rows)
+    head = ["column", "codec", "decode GB/s"] + [f"{n}: lean decode GB/s" for n in lean_runs]
     for n, _, _ in runs:
         head += [f"{n}: device GB/s", "% of decode"]
-    for n, _, _ in runs:
+    for n, _, _ in runs if has_pinned else []:
         head += [f"{n}: pinned GB/s", "% of bound"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * 2 + "---:|" * (len(head) - 2))
@@ -62,8 +65,10 @@ def main(argv):
             continue
         line = [col, codec, f"{dec['GBps_min']:.0f} ({dec['GBps_median']:.0f})"]
         lean = runs[0][2].get((col, codec, "decode_lean"))
-        if has_lean:
-            line.append(f"{lean['GBps_min']:.0f} ({lean['GBps_median']:.0f})" if lean else "-")
+        for n, _, rows in runs:
+            if n in lean_runs:
+                ln = rows.get((col, codec, "decode_lean"))
+                line.append(f"{ln['GBps_min']:.0f} ({ln['GBps_median']:.0f})" if ln else "-")
         pinned = []
         for n, _, rows in runs:
             dv, pn = rows.get((col, codec, device_case[n])), rows.get((col, codec, "pipelined_pinned"))
@@ -81,7 +86,7 @@ def main(argv):
                 pinned += [f"{pn['GBps_min']:.0f} ({pn['GBps_median']:.0f})", f"{100 * s:.0f}"]
             else:
                 pinned += ["-", "-"]
-        print("| " + " | ".join(line + pinned) + " |")
+        print("| " + " | ".join(line + (pinned if has_pinned else [])) + " |")
     print()
     for n, (dv, pn, ln) in share.items():
         dev = "decode_fpc_device" + (" (borrow_codes)" if device_case[n].endswith("_borrow") else "")

@@ -1057,8 +1057,13 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   prepare_report r;
   d.block_codes_host_.resize(blocks + 1);
   d.block_bytes_host_.resize(blocks + 1);
+  // The row index's host copy (8 bytes per row block each): its code positions now where step 4
+  // places several chunks by them, else both beside the last chunk's work (step 5).
+  bool const index_now = chunks > 1;
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
+  if (index_now)
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8,
+                                      cudaMemcpyDeviceToHost, st));
   std::uint64_t first_entry = 0;  // a sidecar checked by the decode: its entry 0, which no segment's check covers
   if (checked_by_decode) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&first_entry, d.sidecar_.data(), 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
@@ -1129,6 +1134,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
                                                                           block_end - 1, d.block_bytes_.data());
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     std::uint64_t const row_end = block_end > 0 ? std::min((block_end - 1) * row_block_rows, s.num_rows) : 0;
+    if (last) lane.follow(stream);  // the row index is complete: the lane copies it to the host (step 5)
     if (last || seg_end > seg_done || row_end > row_done)
       on_chunk(d, ready_chunk{seg_done * S, placed, row_done, row_end}, stream);
     seg_done   = seg_end;
@@ -1136,7 +1142,13 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     block_done = std::max(block_done, block_end);
   }
 
-  // 5. One synchronisation: the checks, the whole histogram, the host copy of the row index.
+  // 5. The row index's host copy on the lane, beside the last chunk's work (a copy to pageable
+  // memory returns once done); then one synchronisation: the checks and the whole histogram.
+  if (!index_now)
+    FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_codes_host_.data(), d.block_codes_.data(), (blocks + 1) * 8,
+                                      cudaMemcpyDeviceToHost, ls));
+  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8,
+                                    cudaMemcpyDeviceToHost, ls));
   lane.wait(stream, chunks - 1);  // the column's codes and their checksum (in place: the decode did not wait)
   std::uint32_t errors = 0;
   std::uint64_t total  = 0;
@@ -1145,7 +1157,6 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
   // The chunk work's decodes have all run by then: their errors too (no synchronisation of its own).
   if (decodes_all) FASTPAIR_CUDA_TRY(cudaMemsetAsync(d.error_.data(), 0, sizeof errors, st));
   FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&total, d.sidecar_.data() + nseg, 8, cudaMemcpyDeviceToHost, st));
-  FASTPAIR_CUDA_TRY(cudaMemcpyAsync(d.block_bytes_host_.data(), d.block_bytes_.data(), (blocks + 1) * 8, cudaMemcpyDeviceToHost, st));
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(st));
   if (!borrow) d.window_codes_ = nullptr;  // every read of the caller's codes is done: the column reads its own
   if (s.validate) {  // the checksums first: a damaged section is named as such

@@ -105,7 +105,7 @@ class copy_lane {
   void record(std::size_t i) { FASTPAIR_CUDA_TRY(cudaEventRecord(events_.at(i), lane_)); }
   /** Work queued on `main` from now on starts after step i's copies. */
   void wait(cuda::stream_ref main, std::size_t i) const { FASTPAIR_CUDA_TRY(cudaStreamWaitEvent(main.get(), events_.at(i), 0)); }
-  /** Copies queued on the lane from now on start after the work queued on `main` so far (once). */
+  /** Copies queued on the lane from now on start after the work queued on `main` so far. */
   void follow(cuda::stream_ref main)
   {
     FASTPAIR_CUDA_TRY(cudaEventRecord(events_.at(steps_ + 1), main.get()));
