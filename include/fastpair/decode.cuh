@@ -315,7 +315,8 @@ struct decode_chunks {
  *         (build_row_lengths adds them) and, where the sidecar is stored, with the token-length
  *         histogram of the first step that chose the plane width (histogram()), for later
  *         decodes; destroy it if not needed.
- * @note Synchronizes `stream` twice (the row index; the checks with the decode's error word).
+ * @note Synchronizes `stream` twice (the preparation's checks, and with several steps the row index;
+ *       the checks with the decode's error word).
  *       The image's checks are read at the end: an invalid image throws, and `out` then holds
  *       unspecified bytes (nothing is written outside it). `bytes` may be released when it returns.
  * @throw format_error naming what is wrong in an invalid image; decode_error if the decode
