@@ -264,7 +264,8 @@ class device_column {
    * is not kept, unless prepare_options::borrow_codes: then the column reads the codes in the
    * caller's buffer, which must outlive it, and holds no copy of them. A version-1 image is copied
    * to the host and read there. Pipelined as prepare_fpc_host.
-   * @note Synchronizes `stream` (to read the header, the section headers, the row index, then the checks).
+   * @note Synchronizes `stream` (to read the header, the section headers, the preparation's checks,
+   *       then the last checks, after a second stream's copy of the row index to the host).
    * @throw format_error naming what is wrong (a buffer shorter than the header says, ...);
    *        logic_error; cuda_error; what `mr` throws.
    */
