@@ -7,17 +7,26 @@
  * stored bit-packed code count of each row and a row index every row_block_rows rows.
  *
  * Design. One block per row block of the index (1 024 rows, 4 per thread):
- *   1 counts  each thread unpacks its rows' code counts; a block scan gives each row's first code
- *             (no scan where every row has the same count: count_bits = 0).
- *   2 tiles   the block walks the codes up to its last row's first code in tiles of 256 x 4:
- *             token lengths (the length plane), a block scan, the exclusive positions in shared
- *             memory; each thread writes those of its rows whose first code lies in the tile. It
- *             starts at the sidecar entry of the first written row's segment when that lies
- *             inside the block (a row range starting mid-block), else at the row index's
- *             position of the block.
- * Each code is read once more than the decode reads it (2 bytes), in place of the 8 bytes per row
- * a stored offset costs; the pass runs beside the decode (launch_offsets_pass). Corrupt counts are
- * clamped to num_codes, so every read stays inside the column whatever the counts say.
+ *   1 counts    each thread unpacks its rows' code counts; a block scan gives each row's first
+ *               code, kept in shared memory (no scan where every row has the same count:
+ *               count_bits = 0).
+ *   2 positions one of two walks over the codes, chosen per block (block-uniform):
+ *     segments  where the rows start in at least segment_walk_min segments (long rows): a row's
+ *               position is its sidecar segment's entry plus the token lengths before it in the
+ *               segment, so those segments are independent; the 8 warps take them in turn, find
+ *               their rows by binary search, and walk each from its first code to its last row's
+ *               first code in tiles of 32 x 8 codes (vector loads, a warp scan). Segments in which
+ *               no row starts are not read.
+ *     tiles     otherwise (short rows: few segments, too few for the warps): the block walks the
+ *               codes up to its last row's first code in tiles of 256 x 4 (a block scan of their
+ *               lengths); each thread writes those of its rows whose first code lies in the tile,
+ *               staged in shared memory and stored coalesced. It starts at the sidecar entry of
+ *               the first row's segment when that lies inside the block, else at the row index's
+ *               position of the block.
+ * Each code is read once more than the decode reads it (at most a segment per row), in place of
+ * the 8 bytes per row a stored offset costs; the pass runs beside the decode (launch_offsets_pass).
+ * Corrupt counts are clamped to num_codes, so every read stays inside the column whatever the
+ * counts say. Measured: docs/notes/offsets-by-segment-2026-12-07.md.
  */
 #pragma once
 
@@ -32,6 +41,22 @@
 
 namespace fastpair::detail {
 
+/** The first index i in [lo, hi) with v[i] >= x (v nondecreasing), else hi. */
+__device__ __forceinline__ std::uint32_t lower_bound_shared(std::uint64_t const* v, std::uint32_t lo, std::uint32_t hi,
+                                                           std::uint64_t x)
+{
+  while (lo < hi) {
+    std::uint32_t const mid = (lo + hi) / 2;
+    if (v[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Blocks whose rows start in at least this many sidecar segments walk them a warp each (2 per
+ *  warp of the block: fewer leave warps idle, and the row-block tiles are faster there). */
+inline constexpr std::uint64_t segment_walk_min = 16;
+
 /**
  * out[i] = decoded position of row row_begin + i, minus b0, for i in [0, row_end - row_begin]
  * (`total` = the column's decoded size, the position of row num_rows); the grid has one block per
@@ -42,17 +67,26 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
   column_view<W> col, row_counts_view counts, std::uint64_t const* block_codes, std::uint64_t const* block_bytes,
   std::uint64_t row_begin, std::uint64_t row_end, std::uint64_t b0, std::uint64_t total, OffsetT* out)
 {
-  constexpr int RB = static_cast<int>(row_block_rows), PER = RB / T, K = 4, TILE = T * K;
-  static_assert(RB % T == 0, "rows per block must be a multiple of the threads");
+  constexpr int RB = static_cast<int>(row_block_rows), PER = RB / T, WARPS = T / 32;
+  constexpr int KW = 8, WTILE = 32 * KW;  // segment walk: codes per lane, per warp tile
+  constexpr int KB = 4, BTILE = T * KB;   // row-block walk: codes per thread, per block tile
+  static_assert(RB % T == 0 && T % 32 == 0, "rows per block must be a multiple of the threads, and those of 32");
   using scan64_t = cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   using scan32_t = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  using wscan_t  = cub::WarpScan<std::uint32_t>;
   __shared__ union {
     typename scan64_t::TempStorage s64;
     typename scan32_t::TempStorage s32;
   } temp;
-  __shared__ std::uint32_t pre[TILE];     // exclusive decoded position of each code of the tile
-  __shared__ std::uint64_t first_last[2];  // first codes of the first and the last row written
-  __shared__ std::uint64_t staged[RB];     // the block's offsets, stored coalesced at the end
+  __shared__ typename wscan_t::TempStorage wtemp[WARPS];
+  __shared__ std::uint64_t start[RB];  // first code of each row of the block (absolute, <= num_codes)
+  __shared__ union {
+    std::uint32_t warp_pre[WARPS][WTILE];  // segment walk: each code's position in its warp's tile
+    struct {
+      std::uint32_t pre[BTILE];     // row-block walk: each code's position in the tile
+      std::uint64_t staged[RB];     // and the block's offsets, stored coalesced at the end
+    } block;
+  } work;
 
   std::uint64_t const M       = col.num_codes;
   std::uint64_t const R       = counts.num_rows;
@@ -67,13 +101,12 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
 
   // 1. the first code of each of this thread's PER rows (absolute, clamped to num_codes)
   std::uint64_t const cb = min(block_codes[k], M);
-  std::uint64_t st[PER];
   if (counts.bits == 0) {  // every row has count_base codes: no scan
     std::uint64_t const base = counts.base;
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
       std::uint64_t const j = threadIdx.x * PER + q;
-      st[q] = base != 0 && j > (M - cb) / base ? M : cb + j * base;
+      start[j]              = base != 0 && j > (M - cb) / base ? M : cb + j * base;
     }
   } else {
     std::uint64_t c[PER], s = 0;
@@ -87,50 +120,90 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
     scan64_t(temp.s64).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
-      st[q] = min(cb + min(ex, M), M);
+      start[threadIdx.x * PER + q] = min(cb + min(ex, M), M);
       ex += c[q];
     }
-  }
-#pragma unroll
-  for (int q = 0; q < PER; ++q) {
-    std::uint64_t const r = r_first + threadIdx.x * PER + q;
-    if (r == e0) first_last[0] = st[q];
-    if (r + 1 == e1) first_last[1] = st[q];
   }
   __syncthreads();
 
   if (e0 < e1) {  // block-uniform
-    // 2. tiles over the codes [tile_lo, ce): their positions, and the rows that start there
-    std::uint64_t const cs = first_last[0], ce = first_last[1];
-    std::uint64_t const seg = cs / col.sidecar_stride, seg_first = seg * col.sidecar_stride;
-    std::uint64_t tile_lo = seg_first >= cb ? seg_first : cb;
-    std::uint64_t running = seg_first >= cb ? col.sidecar[seg] : block_bytes[k];
-    for (; tile_lo <= ce; tile_lo += TILE) {
-      std::uint32_t len[K], sum = 0;
+    auto const i0 = static_cast<std::uint32_t>(e0 - r_first), i1 = static_cast<std::uint32_t>(e1 - r_first);
+    std::uint64_t const S = col.sidecar_stride, cs = start[i0], ce = start[i1 - 1];
+    if (ce / S - cs / S + 1 >= segment_walk_min) {
+      // 2a. the segments in which the rows [e0, e1) start, a warp each in turn
+      unsigned const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+      std::uint32_t* const wpre = work.warp_pre[warp];
+      std::uint32_t ra = i0;  // the warp's segments ascend, and so do the rows that start in them
+      for (std::uint64_t g = cs / S + warp; g <= ce / S; g += WARPS) {
+        std::uint64_t const lo = g * S;
+        ra                     = lower_bound_shared(start, ra, i1, lo);
+        std::uint32_t const rb = lower_bound_shared(start, ra, i1, lo + S);  // rows [ra, rb) start here
+        if (ra == rb) continue;
+        std::uint64_t const last = start[rb - 1];      // the codes [lo, last) are read
+        std::uint64_t running    = col.sidecar[g] - b0;  // modulo 2^64: the sum is a row's offset
+        for (std::uint64_t tile_lo = lo; ra < rb; tile_lo += WTILE) {
+          std::uint64_t const idx0 = tile_lo + lane * KW;
+          std::uint32_t code[KW], len[KW], sum = 0;
+          load_consecutive_codes<KW>(col.codes, idx0, last, code, col.code_bits);
 #pragma unroll
-      for (int q = 0; q < K; ++q) {
-        std::uint64_t const idx = tile_lo + threadIdx.x * K + q;
-        len[q]                  = idx < ce ? token_length(col, load_code(col, idx)) : 0u;
-        sum += len[q];
-      }
-      std::uint32_t p = 0, tile_total = 0;
-      scan32_t(temp.s32).ExclusiveSum(sum, p, tile_total);
+          for (int q = 0; q < KW; ++q) {
+            len[q] = idx0 + q < last ? token_length(col, code[q]) : 0u;
+            sum += len[q];
+          }
+          std::uint32_t p = 0, tile_total = 0;
+          wscan_t(wtemp[warp]).ExclusiveSum(sum, p, tile_total);
 #pragma unroll
-      for (int q = 0; q < K; ++q) {
-        pre[threadIdx.x * K + q] = p;
-        p += len[q];
+          for (int q = 0; q < KW; ++q) {
+            wpre[lane * KW + q] = p;
+            p += len[q];
+          }
+          __syncwarp();
+          for (;;) {  // the rows that start in this tile, 32 at a time
+            std::uint32_t const i = ra + lane;
+            bool const here       = i < rb && start[i] < tile_lo + WTILE;
+            unsigned const mask   = __ballot_sync(0xFFFFFFFFu, here);
+            if (here) out[r_first + i - row_begin] = static_cast<OffsetT>(running + wpre[start[i] - tile_lo]);
+            ra += static_cast<std::uint32_t>(__popc(mask));
+            if (mask != 0xFFFFFFFFu) break;
+          }
+          running += tile_total;
+          __syncwarp();  // wpre is reused by the next tile
+        }
       }
-      __syncthreads();
+    } else {
+      // 2b. tiles over the codes [tile_lo, ce): their positions, and the rows that start there
+      std::uint64_t const seg = cs / S, seg_first = seg * S;
+      std::uint64_t tile_lo = seg_first >= cb ? seg_first : cb;
+      std::uint64_t running = seg_first >= cb ? col.sidecar[seg] : block_bytes[k];
+      for (; tile_lo <= ce; tile_lo += BTILE) {
+        std::uint32_t len[KB], sum = 0;
 #pragma unroll
-      for (int q = 0; q < PER; ++q) {
-        std::uint64_t const r = r_first + threadIdx.x * PER + q;
-        if (r >= e0 && r < e1 && st[q] >= tile_lo && st[q] < tile_lo + TILE)
-          staged[r - r_first] = running + pre[st[q] - tile_lo] - b0;
+        for (int q = 0; q < KB; ++q) {
+          std::uint64_t const idx = tile_lo + threadIdx.x * KB + q;
+          len[q]                  = idx < ce ? token_length(col, load_code(col, idx)) : 0u;
+          sum += len[q];
+        }
+        std::uint32_t p = 0, tile_total = 0;
+        scan32_t(temp.s32).ExclusiveSum(sum, p, tile_total);
+#pragma unroll
+        for (int q = 0; q < KB; ++q) {
+          work.block.pre[threadIdx.x * KB + q] = p;
+          p += len[q];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < PER; ++q) {
+          std::uint32_t const i = threadIdx.x * PER + q;
+          std::uint64_t const c = start[i];
+          if (i >= i0 && i < i1 && c >= tile_lo && c < tile_lo + BTILE)
+            work.block.staged[i] = running + work.block.pre[c - tile_lo] - b0;
+        }
+        running += tile_total;
+        __syncthreads();  // pre and the scan storage are reused by the next tile
       }
-      running += tile_total;
-      __syncthreads();  // pre and the scan storage are reused by the next tile
+      for (std::uint32_t i = i0 + threadIdx.x; i < i1; i += T)
+        out[r_first + i - row_begin] = static_cast<OffsetT>(work.block.staged[i]);
     }
-    for (std::uint64_t r = e0 + threadIdx.x; r < e1; r += T) out[r - row_begin] = static_cast<OffsetT>(staged[r - r_first]);
   }
   if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
 }
