@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -321,16 +322,27 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
     std::uint32_t stride;
     ft::length_mix lens;
   };
+  // Under compute-sanitizer (FASTPAIR_TEST_LIGHT) the offsets derived from the codes only, on a
+  // column of short rows (the pass's row-block walk) and two of long rows (its segment walk), with
+  // the automatic configuration: racecheck's cost per shared-memory access makes the whole matrix
+  // outrun its time limit.
+  bool const light = std::getenv("FASTPAIR_TEST_LIGHT") != nullptr;
+  std::vector<shape> shapes = {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
+                               shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}},
+                               shape{2100, {0.0, 0.2, 200}, 768, {1, 16}}, shape{2100, {0.0, 0.2, 200}, 5000, {1, 16}}};
+  std::vector<offsets_path> paths = {offsets_path{"from the codes", 0.0, false}, offsets_path{"copied", 0.0, true},
+                                     offsets_path{"row lengths", 1e9, false}, offsets_path{"row lengths + offsets", 1e9, true},
+                                     offsets_path{"default share", fastpair::prepare_options{}.row_lengths_max_share, false}};
+  if (light) {
+    shapes = {shapes[0], shapes[3], shapes[4]};
+    paths.resize(1);
+  }
   std::set<std::pair<int, bool>> seen;  // (row_length_bytes, row offsets) of each column prepared
-  for (auto const& sh : {shape{20000, {0.9, 0.0, 2}, 768, {1, 16}}, shape{7, {0.0, 0.0, 3000}, 100, {1, 16}},
-                         shape{4, {0.0, 0.0, 12000, true}, 512, {16, 16}}, shape{3000, {1.1, 0.3, 20}, 96, {1, 16}},
-                         shape{2100, {0.0, 0.2, 200}, 768, {1, 16}}, shape{2100, {0.0, 0.2, 200}, 5000, {1, 16}}}) {
+  for (auto const& sh : shapes) {
     for (auto kind : {codec::onpair16, codec::onpair12, codec::fsst12}) {
       auto d         = ft::make_dictionary(kind, 3000, sh.lens, 21);
       auto const col = ft::random_column(kind, d, sh.rows, sh.mix, 22, sh.stride);
-      for (auto const& path : {offsets_path{"from the codes", 0.0, false}, offsets_path{"copied", 0.0, true},
-                               offsets_path{"row lengths", 1e9, false}, offsets_path{"row lengths + offsets", 1e9, true},
-                               offsets_path{"default share", fastpair::prepare_options{}.row_lengths_max_share, false}}) {
+      for (auto const& path : paths) {
         INFO(fastpair::codec_name(kind) << ", " << sh.rows << " rows, offsets " << path.name);
         bool const offsets = path.row_offsets;
         fastpair::prepare_options opt;
@@ -369,6 +381,7 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
         for (auto [r0, r1] : {std::pair<std::uint64_t, std::uint64_t>{0, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 1}}) {
           auto const expect = fastpair::decode_reference(col, r0, r1);
           ft::check_decode<fastpair::auto_config, std::int32_t>(dcol, expect, r0, r1, 3);
+          if (light) continue;
           if (dcol.low_plane_bytes() == 16) {
             ft::check_decode<paper16, std::int32_t>(dcol, expect, r0, r1, 5);
             ft::check_decode<words16, std::int64_t>(dcol, expect, r0, r1, 1);
@@ -388,6 +401,7 @@ TEST_CASE("row offsets at int32 and int64 stay inside their buffer; null offsets
   }
   // every offsets pass ran: from the codes, copied, from 1- and 2-byte row lengths
   REQUIRE(seen.count({0, false}) == 1);
+  if (light) return;
   REQUIRE(seen.count({0, true}) == 1);
   REQUIRE(seen.count({1, false}) == 1);
   REQUIRE(seen.count({2, false}) == 1);
