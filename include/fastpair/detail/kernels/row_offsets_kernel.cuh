@@ -26,7 +26,8 @@
  * Each code is read once more than the decode reads it (at most a segment per row), in place of
  * the 8 bytes per row a stored offset costs; the pass runs beside the decode (launch_offsets_pass).
  * Corrupt counts are clamped to num_codes, so every read stays inside the column whatever the
- * counts say. Measured: docs/notes/offsets-by-segment-2026-12-07.md.
+ * counts say. Measured: docs/notes/offsets-by-segment-2026-12-07.md (both walks, and the segment
+ * walk alone).
  */
 #pragma once
 
@@ -54,7 +55,9 @@ __device__ __forceinline__ std::uint32_t lower_bound_shared(std::uint64_t const*
 }
 
 /** Blocks whose rows start in at least this many sidecar segments walk them a warp each (2 per
- *  warp of the block: fewer leave warps idle, and the row-block tiles are faster there). */
+ *  warp of the block). Below it the row-block tiles: with 2-3 segments per block (rows of 1-3
+ *  codes) the segment walk leaves most warps idle and was 20-23 % slower; 8-15 segments per block
+ *  (rows of 6-12 codes) were not measured apart. */
 inline constexpr std::uint64_t segment_walk_min = 16;
 
 /**
