@@ -42,7 +42,9 @@
 
 namespace fastpair::detail {
 
-/** The first index i in [lo, hi) with v[i] >= x (v nondecreasing), else hi. */
+/** The first index i in [lo, hi) with v[i] >= x (v nondecreasing), else hi. Written here: CUDA
+ *  13.0's CCCL has no public <cuda/std/algorithm>, and thrust::lower_bound(thrust::seq, ...)
+ *  would bring Thrust into every translation unit that decodes. */
 __device__ __forceinline__ std::uint32_t lower_bound_shared(std::uint64_t const* v, std::uint32_t lo, std::uint32_t hi,
                                                            std::uint64_t x)
 {
