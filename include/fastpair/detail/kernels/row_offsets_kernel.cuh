@@ -56,11 +56,12 @@ __device__ __forceinline__ std::uint32_t lower_bound_shared(std::uint64_t const*
   return lo;
 }
 
-/** Blocks whose rows start in at least this many sidecar segments walk them a warp each (2 per
- *  warp of the block). Below it the row-block tiles: with 2-3 segments per block (rows of 1-3
- *  codes) the segment walk leaves most warps idle and was 20-23 % slower; 8-15 segments per block
- *  (rows of 6-12 codes) were not measured apart. */
-inline constexpr std::uint64_t segment_walk_min = 16;
+/** Blocks whose rows start in at least this many sidecar segments walk them a warp each (one or
+ *  more per warp of the block). Below it the row-block tiles: with 2-3 segments per block (rows of
+ *  1-3 codes) the segment walk leaves most warps idle and was 20-23 % slower; with 8-15 segments
+ *  per block (rows of 6-12 codes) it was 5-12 % faster than the tiles, with no cell slower
+ *  (docs/notes/offsets-by-segment-2026-12-07.md section 4). */
+inline constexpr std::uint64_t segment_walk_min = 8;
 
 /**
  * out[i] = decoded position of row row_begin + i, minus b0, for i in [0, row_end - row_begin]
