@@ -89,6 +89,14 @@ inline std::vector<named_column> synthetic_columns(codec kind)
   for (std::uint32_t stride : {fastpair::default_sidecar_stride, 5000u})
     out.push_back({"long rows, stride " + std::to_string(stride),
                    ft::random_column(kind, dict, 2100, {0.0, 0.2, 200}, 20 + stride, stride)});
+  // 3 000 rows of 6..12 codes at the default stride: row index blocks of about 12 segments,
+  // the range where the offsets pass takes the segment walk since segment_walk_min = 8.
+  {
+    std::vector<std::uint64_t> counts(3000);
+    ft::rng r(21);
+    for (auto& k : counts) k = 6 + r.below(7);
+    out.push_back({"rows of 6-12 codes", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 22))});
+  }
   // A single row; and no row at all.
   out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
   out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
