@@ -256,12 +256,21 @@ struct prepare_pipeline {
   }
 };
 
+/** Codes per row from which decode_fpc_* have the decode kernel write the row offsets itself
+ *  (row_sink.cuh) rather than a second pass over the codes (row_offsets_from_codes_kernel). */
+inline constexpr std::uint64_t offsets_in_decode_min_codes_per_row = 0;
+
 /** What decode_fpc_host queues for each chunk the preparation places: the chars of its segments
  *  (the automatic config, written at their positions in the whole output), then the offsets of
- *  its rows, derived from the codes beside the decode. */
+ *  its rows, derived from the codes beside the decode. Where one chunk holds the whole column (an
+ *  image in device memory, or one step from host memory) of rows long enough and the automatic
+ *  config has a register_words emit (sm_90+), the decode writes the offsets itself, by a segment index (8 bytes per sidecar segment, from `mr`, freed on
+ *  return). */
 template <class OffsetT>
 struct decode_chunks {
   string_column_view<OffsetT> out;
+  device_async_resource_ref mr;
+  device_buffer<segment_row> segment_rows{};
   bool checked = false;
   bool errors_known   = false;  // the preparation read the error word after the last decode
   std::uint32_t errors = 0;
@@ -280,9 +289,29 @@ struct decode_chunks {
       checked = true;
     }
     bool decoding = false;
+    std::uint64_t const M = col.num_codes(), R = col.num_rows();
+    decode_policy const policy = select_policy(col);
+    bool const emits_words     = with_policy_config(policy, [](auto tag) { return decltype(tag)::type::emits_words; });
+    if (out.offsets != nullptr && col.decoded_bytes() != 0 && c.code_begin == 0 && c.code_end == M &&
+        c.row_begin == 0 && c.row_end == R && R < 0xFFFFFFFFu && M >= offsets_in_decode_min_codes_per_row * R &&
+        emits_words) {
+      segment_rows = device_buffer<segment_row>((M + col.sidecar_stride() - 1) / col.sidecar_stride() + 1, stream, mr);
+      FASTPAIR_CUDA_TRY(launch_segment_rows(col.counts_view(), col.device_block_codes(), M, col.sidecar_stride(),
+                                            segment_rows.data(), stream));
+      row_sink rows{};
+      rows.out          = out.offsets;
+      rows.wide         = std::is_same_v<OffsetT, std::int64_t>;
+      rows.segment_rows = segment_rows.data();
+      rows.counts       = col.counts_view();
+      rows.num_codes    = M;
+      rows.row_end      = R;
+      decode_codes<auto_config>(col, 0, M, reinterpret_cast<unsigned char*>(out.chars), 0, col.decoded_bytes(), stream,
+                                &decoding, &policy, rows);
+      return;
+    }
     if (col.decoded_bytes() != 0)
       decode_codes<auto_config>(col, c.code_begin, c.code_end, reinterpret_cast<unsigned char*>(out.chars), 0,
-                                col.decoded_bytes(), stream, &decoding);
+                                col.decoded_bytes(), stream, &decoding, &policy);
     if (out.offsets == nullptr || (c.row_end == c.row_begin && c.row_end != col.num_rows())) return;
     auto offsets = [&](auto v) {
       return launch_row_offsets_from_codes(v, col.counts_view(), col.device_block_codes(), col.device_block_bytes(),
@@ -311,6 +340,11 @@ struct decode_chunks {
  * // out: h.n_rows + 1 offsets (may be null: chars only), h.decoded chars, on the device
  * fastpair::decode_fpc_host(bytes, size, out, stream);                        // synchronizes `stream`
  * @endcode
+ * Row offsets: where one step holds the whole column (from device memory always) and the
+ * automatic config is a register_words one (sm_90+), the decode kernel writes them itself, by an
+ * index of 8 bytes per sidecar segment (about 0.5 % of the codes, from `mr`, freed on return);
+ * otherwise a pass beside each step's decode derives them from the codes (decode_column's).
+ *
  * @return the prepared column, as prepare_fpc_host builds it but without the compact row lengths
  *         (build_row_lengths adds them) and, where the sidecar is stored, with the token-length
  *         histogram of the first step that chose the plane width (histogram()), for later
@@ -329,7 +363,7 @@ device_column decode_fpc_host(void const* bytes, std::size_t size, string_column
                               cuda::stream_ref stream = {}, prepare_options const& opt = {},
                               device_async_resource_ref mr = default_device_resource())
 {
-  detail::decode_chunks<OffsetT> work{out};
+  detail::decode_chunks<OffsetT> work{out, mr};
   device_column col = detail::prepare_pipeline::host(bytes, size, stream, opt, mr, work);
   detail::throw_decode_errors(work.final_errors(col, stream));
   return col;
@@ -352,7 +386,7 @@ device_column decode_fpc_device(void const* device_bytes, std::size_t size, stri
                                 cuda::stream_ref stream = {}, prepare_options const& opt = {},
                                 device_async_resource_ref mr = default_device_resource())
 {
-  detail::decode_chunks<OffsetT> work{out};
+  detail::decode_chunks<OffsetT> work{out, mr};
   device_column col = detail::prepare_pipeline::device(device_bytes, size, stream, opt, mr, work);
   detail::throw_decode_errors(work.final_errors(col, stream));
   return col;

@@ -494,6 +494,38 @@ TEST_CASE("decode_fpc_host / decode_fpc_device: synthetic columns decode as the 
     }
 }
 
+TEST_CASE("the decode's segment index: the first row at or after each segment start, and its first code",
+          "[gpu][prepare_fpc][pipelined]")
+{
+  // decode_fpc_* on long rows write the offsets in the decode kernel by segment_rows_kernel's index
+  // (row_sink.cuh); here it is compared with the host's row code offsets on every synthetic shape
+  // (rows across many segments, stride 1, leading and trailing empty rows, all-equal counts).
+  ft::test_stream ts;
+  for (codec kind : all_codecs)
+    for (auto const& c : synthetic_columns(kind)) {
+      auto const& col = c.col;
+      std::uint64_t const R = col.num_rows(), M = col.num_codes, S = col.sidecar_stride;
+      if (R == 0) continue;
+      INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << R << " rows, " << M << " codes, stride " << S << ")");
+      image_t const image = fastpair::serialize(col);
+      held_image const held(image, source::device, ts.s);
+      auto const dcol          = held.prepare(ts.s, {});
+      std::uint64_t const nseg = (M + S - 1) / S;
+      fastpair::device_buffer<fastpair::detail::segment_row> d(nseg + 1, ts.s);
+      FASTPAIR_CUDA_TRY(fastpair::detail::launch_segment_rows(dcol.counts_view(), dcol.device_block_codes(), M, S,
+                                                              d.data(), ts.s));
+      auto const got = download(d.data(), nseg + 1, ts.s);
+      auto const& fc = col.row_code_offsets;  // R + 1 entries, the last = M
+      for (std::uint64_t seg = 0; seg <= nseg; ++seg) {
+        std::uint64_t const cs  = std::min(seg * S, M);
+        std::uint64_t const row = static_cast<std::uint64_t>(std::lower_bound(fc.begin(), fc.end(), cs) - fc.begin());
+        INFO("segment " << seg);
+        REQUIRE(got[seg].row == row);
+        if (seg < nseg) REQUIRE(got[seg].first_code == std::min(fc[row] - seg * S, S));
+      }
+    }
+}
+
 TEST_CASE("decode_fpc_host / decode_fpc_device: prefixes of real columns decode as the reference",
           "[gpu][prepare_fpc][pipelined][shared]")
 {

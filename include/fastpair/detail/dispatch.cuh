@@ -79,16 +79,20 @@ char const* missing_for(config_view<Config> const& v) noexcept
  * decoded positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if
  * given) says whether a kernel went onto the stream (none for an empty code range). `ArchTag`:
  * any_arch (a kernel built for every architecture), or the tuning bucket of an automatic config.
+ * With a `rows` sink (register_words configs only) the kernel also writes those rows' offsets.
  * Host calls only: no synchronisation, allowed during stream capture.
- * @throw logic_error naming what Config reads that `v` lacks (missing_for); cuda_error
+ * @throw logic_error naming what Config reads that `v` lacks (missing_for), or a sink for a
+ *        config without a register_words emit; cuda_error
  */
 template <class Config, int ArchTag = any_arch>
 void launch_decode(config_view<Config> const& v, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
                    std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
-                   bool* launched = nullptr)
+                   bool* launched = nullptr, row_sink const& rows = {})
 {
   if (launched != nullptr) *launched = false;
   if (char const* m = missing_for<Config>(v)) throw logic_error("fastpair: config " + config_name<Config>() + " " + m);
+  if (rows.out != nullptr && !Config::emits_words)
+    throw logic_error("fastpair: config " + config_name<Config>() + " writes no row offsets (a register_words emit does)");
   if (c1 <= c0) return;
   std::uint64_t const s0     = c0 / v.sidecar_stride;
   std::uint64_t const s1     = (c1 + v.sidecar_stride - 1) / v.sidecar_stride;
@@ -99,7 +103,7 @@ void launch_decode(config_view<Config> const& v, std::uint64_t c0, std::uint64_t
   FASTPAIR_CUDA_TRY((resident_blocks<Config, ArchTag>(kernel, smem, resident)));
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
   kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(v, s0, s1, out, window_begin,
-                                                                                         capacity);
+                                                                                         capacity, rows);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   if (launched != nullptr) *launched = true;
 }
@@ -165,6 +169,16 @@ cudaError_t launch_row_offsets_from_codes(column_view<W> const& col, row_counts_
   auto const blocks = static_cast<unsigned>(row_end / row_block_rows - row_begin / row_block_rows + 1);
   return launch_offsets_pass(row_offsets_from_codes_kernel<OffsetT, W>, blocks, 256, beside_decode, stream, col, counts,
                              block_codes, block_bytes, row_begin, row_end, b0, total, out);
+}
+
+/** segment_rows[0 .. nseg] of a column of `counts.num_rows` (> 0) rows and `num_codes` codes in
+ *  segments of `stride` (segment_rows_kernel). */
+inline cudaError_t launch_segment_rows(row_counts_view counts, std::uint64_t const* block_codes, std::uint64_t num_codes,
+                                       std::uint64_t stride, segment_row* out, cuda::stream_ref stream) noexcept
+{
+  auto const blocks = static_cast<unsigned>((counts.num_rows + row_block_rows - 1) / row_block_rows);
+  segment_rows_kernel<<<blocks, 256, 0, stream.get()>>>(counts, block_codes, num_codes, stride, out);
+  return cudaGetLastError();
 }
 
 /** The same offsets from the compact row lengths (`length_bytes` = 1 or 2 per row). */

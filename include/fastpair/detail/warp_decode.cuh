@@ -39,6 +39,7 @@
 
 #include <fastpair/column_view.cuh>
 #include <fastpair/config.cuh>
+#include <fastpair/detail/row_sink.cuh>
 #include <fastpair/detail/warp_reduce.cuh>
 
 #include <cub/warp/warp_scan.cuh>

@@ -200,7 +200,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
                                                             std::uint64_t c_end, std::uint64_t cursor,
                                                             unsigned char* out, std::uint64_t window_begin,
                                                             std::uint64_t capacity, unsigned char* smem, unsigned lane,
-                                                            std::uint32_t& errors)
+                                                            std::uint32_t& errors, row_sink const& rows, row_cursor& rc)
 {
   constexpr int K     = Config::tokens_per_thread;
   constexpr int W     = Config::low_plane_bytes;
@@ -266,6 +266,11 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
   std::uint32_t off = 0, total = 0;
   typename scan_t::TempStorage scan_storage;  // shuffle-based: no shared memory is used
   scan_t(scan_storage).ExclusiveSum(seg_len, off, total);
+  // For the row offsets after the drain (row_sink): the lane's token lengths - 1, in nibbles (K <= 8).
+  std::uint32_t nibbles = 0;
+  if (rows.out != nullptr)
+#pragma unroll
+    for (int k = 0; k < K; ++k) nibbles |= (len[k] != 0 ? len[k] - 1 : 0u) << (4 * k);
   std::int64_t const rel    = static_cast<std::int64_t>(cursor - window_begin);
   std::uint32_t const shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out) + rel) & 15u;
 
@@ -316,6 +321,17 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
   // 6. drain ----------------------------------------------------------------------------------
   drain_stage<true>(stage, shift, total, rel, out, capacity, lane);
   __syncwarp();
+
+  // 7. the offsets of the rows that start in this batch (row_sink.cuh): code base + lK + k is at
+  // lane l's off plus its tokens before k. After the drain, where the token registers are free.
+  if (rows.out != nullptr)
+    emit_rows(rows, rc, base, min(base + BATCH, c_end), cursor, lane, [&](std::uint32_t i) {
+      std::uint32_t const src = i / K, k = i % K;
+      std::uint32_t const o = __shfl_sync(0xFFFFFFFFu, off, src);
+      std::uint32_t const n = __shfl_sync(0xFFFFFFFFu, nibbles, src) & ((1u << (4 * k)) - 1u);  // k <= 7
+      std::uint32_t const b = (n & 0x0F0F0F0Fu) + ((n >> 4) & 0x0F0F0F0Fu);                     // byte sums <= 30
+      return o + k + ((b * 0x01010101u) >> 24);
+    });
   return total;
 }
 
@@ -323,7 +339,8 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
 template <class Config>
 __device__ __forceinline__ void warp_decode_segment_words(config_view<Config> const& col, std::uint64_t seg,
                                                           unsigned char* out, std::uint64_t window_begin,
-                                                          std::uint64_t capacity, unsigned char* smem)
+                                                          std::uint64_t capacity, unsigned char* smem,
+                                                          row_sink const& rows)
 {
   constexpr int K     = Config::tokens_per_thread;
   constexpr int BATCH = Config::codes_per_batch;
@@ -334,14 +351,16 @@ __device__ __forceinline__ void warp_decode_segment_words(config_view<Config> co
   std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
   std::uint64_t cursor        = col.sidecar[seg];
   std::uint32_t errors        = 0;
+  row_cursor rc{};  // the rows whose offsets this warp writes (row_sink.cuh)
+  if (rows.out != nullptr) rc = rows_of_segment(rows, seg, c_begin);
 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
     if (base + BATCH <= c_end)  // warp-uniform
       cursor += decode_batch_words<Config, true>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                    lane, errors);
+                                                    lane, errors, rows, rc);
     else
       cursor += decode_batch_words<Config, false>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                     lane, errors);
+                                                     lane, errors, rows, rc);
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;

@@ -12,6 +12,11 @@
  * staging buffer + queue per warp (warp_smem<Config>). Persistent because with one segment per
  * warp, block scheduling dominated the short warps (3 batches of 256 codes each; H200).
  *
+ * With a row_sink (decode_fpc_* on long rows; register_words configs) the kernel also writes the
+ * row offsets: each warp
+ * those of the rows that start in its segment (row_sink.cuh), the last segment's warp the rows
+ * after its codes; no offsets pass follows.
+ *
  * The offsets passes are launched right after the decode kernel, which allows them to start
  * early (allow_dependent_launch, sm_90+): their blocks fill SMs beside the decode's, and their
  * block 0 waits for the decode before the pass ends (wait_for_primary_grid), so the stream's next
@@ -69,7 +74,7 @@ __host__ __device__ constexpr bool builds_kernel_body()
 template <class Config, int ArchTag = any_arch>
 FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
   config_view<Config> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
-  std::uint64_t window_begin, std::uint64_t capacity)
+  std::uint64_t window_begin, std::uint64_t capacity, row_sink rows)
 {
   if constexpr (!builds_kernel_body<ArchTag>()) {
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicOr(col.error, kernel_not_built);
@@ -91,10 +96,12 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
           prefetch_lengths_l2<Config::tokens_per_thread>(col.code_lengths, next, col.num_codes, threadIdx.x & 31u);
       }
     }
-    if constexpr (Config::emits_words)
-      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem);
-    else
-      warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);
+    if constexpr (Config::emits_words) {
+      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, rows);
+      if (rows.out != nullptr && seg + 1 == end_segment) write_tail(rows, seg, col.sidecar[seg + 1], threadIdx.x & 31u);
+    } else {
+      warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);  // writes no offsets: launch_decode
+    }
   }
   }
 }

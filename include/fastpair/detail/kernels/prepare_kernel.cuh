@@ -31,6 +31,7 @@
 
 #include <fastpair/detail/cuda.cuh>
 #include <fastpair/detail/fpc_v2.hpp>
+#include <fastpair/detail/row_sink.cuh>
 #include <fastpair/detail/warp_decode.cuh>
 #include <fastpair/detail/warp_reduce.cuh>
 
@@ -60,15 +61,6 @@ enum prepare_flag : std::uint32_t {
   counts_exceed_codes    = 1u,  ///< a prefix of the row code counts passes num_codes
   stored_sidecar_differs = 2u,  ///< a stored sidecar entry disagrees with the token lengths
   dictionary_shape_bad   = 4u,  ///< a token length outside 1..max, or FSST-12's codes < 256 not the bytes
-};
-
-/** The bit-packed row code counts as the kernels read them. */
-struct row_counts_view {
-  std::uint64_t const* words = nullptr;  ///< the stored bit stream, padded to whole 8-byte words + 8
-  std::uint64_t base         = 0;        ///< count of row r = base + value r
-  std::uint64_t num_rows     = 0;
-  int bits                   = 0;
-  __device__ std::uint64_t count(std::uint64_t r) const { return base + fpc2::unpack(words, r, bits); }
 };
 
 /** sum += the word hashes of bytes [0, n) of `data` (8-byte aligned), `data` being word

@@ -64,6 +64,45 @@ __device__ __forceinline__ std::uint32_t lower_bound_shared(std::uint64_t const*
 inline constexpr std::uint64_t segment_walk_min = 8;
 
 /**
+ * start[j] = the first code of row r_first + j for the block's RB rows, the first of which starts at
+ * code `cb`: one block scan of the rows' code counts (none where count_bits = 0). Clamped to
+ * num_codes `M`, so corrupt counts give positions inside the column; rows past the column's
+ * `nr` rows count 0 codes. Ends with the block's threads synchronised.
+ */
+template <int T, int RB = static_cast<int>(row_block_rows)>
+__device__ __forceinline__ void block_first_codes(row_counts_view const& counts, std::uint64_t cb, std::uint64_t r_first,
+                                                  std::uint64_t nr, std::uint64_t M, std::uint64_t* start,
+                                                  typename cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage& temp)
+{
+  constexpr int PER = RB / T;
+  using scan64_t    = cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  if (counts.bits == 0) {  // every row has count_base codes: no scan
+    std::uint64_t const base = counts.base;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      std::uint64_t const j = threadIdx.x * PER + q;
+      start[j]              = base != 0 && j > (M - cb) / base ? M : cb + j * base;
+    }
+  } else {
+    std::uint64_t c[PER], s = 0;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      std::uint64_t const r = r_first + threadIdx.x * PER + q;
+      c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
+      s                     = min(s + c[q], M + 1);  // at most PER (M + 1): no wrap
+    }
+    std::uint64_t ex = 0;
+    scan64_t(temp).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      start[threadIdx.x * PER + q] = min(cb + min(ex, M), M);
+      ex += c[q];
+    }
+  }
+  __syncthreads();
+}
+
+/**
  * out[i] = decoded position of row row_begin + i, minus b0, for i in [0, row_end - row_begin]
  * (`total` = the column's decoded size, the position of row num_rows); the grid has one block per
  * row block from row_begin / RB to row_end / RB.
@@ -107,30 +146,7 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
 
   // 1. the first code of each of this thread's PER rows (absolute, clamped to num_codes)
   std::uint64_t const cb = min(block_codes[k], M);
-  if (counts.bits == 0) {  // every row has count_base codes: no scan
-    std::uint64_t const base = counts.base;
-#pragma unroll
-    for (int q = 0; q < PER; ++q) {
-      std::uint64_t const j = threadIdx.x * PER + q;
-      start[j]              = base != 0 && j > (M - cb) / base ? M : cb + j * base;
-    }
-  } else {
-    std::uint64_t c[PER], s = 0;
-#pragma unroll
-    for (int q = 0; q < PER; ++q) {
-      std::uint64_t const r = r_first + threadIdx.x * PER + q;
-      c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
-      s                     = min(s + c[q], M + 1);  // at most 4 (M + 1): no wrap
-    }
-    std::uint64_t ex = 0;
-    scan64_t(temp.s64).ExclusiveSum(s, ex);  // T (M + 1) < 2^64: no wrap
-#pragma unroll
-    for (int q = 0; q < PER; ++q) {
-      start[threadIdx.x * PER + q] = min(cb + min(ex, M), M);
-      ex += c[q];
-    }
-  }
-  __syncthreads();
+  block_first_codes<T>(counts, cb, r_first, nr, M, start, temp.s64);
 
   if (e0 < e1) {  // block-uniform
     auto const i0 = static_cast<std::uint32_t>(e0 - r_first), i1 = static_cast<std::uint32_t>(e1 - r_first);
@@ -212,6 +228,61 @@ FASTPAIR_KERNEL __launch_bounds__(T) void row_offsets_from_codes_kernel(
     }
   }
   if (blockIdx.x == 0) wait_for_primary_grid();  // this grid ends after the decode it overlapped
+}
+
+/**
+ * segment_rows[s] for s in [0, nseg] (row_sink.cuh), the index by which the decode kernel writes
+ * row offsets itself. Row r, whose codes are [fc_r, fc_{r+1}), holds the starts c_s = s·S of the
+ * segments with fc_r < c_s <= fc_{r+1}, so row r + 1 is the first row at or after them; entry
+ * nseg (c = num_codes) is the first row that starts at num_codes; entry 0 is row 0. Block k takes
+ * row block k; a row may hold many segment starts (a long row), so the block spreads its rows'
+ * entries over its threads (a scan of their counts, then a binary search per entry). Every entry
+ * is written once where the counts add up to num_codes (check_index_report; rows < 2^32).
+ */
+template <int T = 256>
+FASTPAIR_KERNEL __launch_bounds__(T) void segment_rows_kernel(row_counts_view counts, std::uint64_t const* block_codes,
+                                                              std::uint64_t M, std::uint64_t S, segment_row* out)
+{
+  constexpr int RB = static_cast<int>(row_block_rows), PER = RB / T;
+  using scan64_t   = cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename scan64_t::TempStorage temp;
+  __shared__ std::uint64_t start[RB + 1];  // first code of each row of the block, then of the next row
+  __shared__ std::uint64_t before[RB];     // the entries of the block's rows before row j's
+  __shared__ std::uint64_t total;
+  std::uint64_t const R = counts.num_rows, nseg = (M + S - 1) / S;
+  std::uint64_t const k = blockIdx.x, r_first = k * RB;
+  std::uint64_t const nr = min(static_cast<std::uint64_t>(RB), R - r_first);
+  block_first_codes<T>(counts, min(block_codes[k], M), r_first, nr, M, start, temp);
+  if (threadIdx.x == 0) start[nr] = r_first + nr == R ? M : max(start[nr - 1], min(block_codes[k + 1], M));
+  if (k == 0 && threadIdx.x == 0) out[0] = segment_row{0, 0};
+  __syncthreads();
+  // Row j holds the starts s·S in (start[j], start[j + 1]] with s < nseg: s in [a / S + 1, hi).
+  auto first_s = [&](std::uint32_t j) { return start[j] / S + 1; };
+  auto end_s   = [&](std::uint32_t j) { return min(max(start[j + 1], start[j]) / S + 1, nseg); };
+  std::uint64_t n[PER], sum = 0;
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    std::uint32_t const j = threadIdx.x * PER + q;
+    n[q] = j < nr && end_s(j) > first_s(j) ? end_s(j) - first_s(j) : 0;
+    sum += n[q];
+    if (j < nr && start[j] < M && start[j + 1] >= M)  // row r_first + j + 1 is the first to start at M
+      out[nseg] = segment_row{static_cast<std::uint32_t>(r_first + j + 1), 0};
+  }
+  std::uint64_t ex = 0, all = 0;
+  scan64_t(temp).ExclusiveSum(sum, ex, all);
+#pragma unroll
+  for (int q = 0; q < PER; ++q) {
+    before[threadIdx.x * PER + q] = ex;
+    ex += n[q];
+  }
+  if (threadIdx.x == 0) total = all;
+  __syncthreads();
+  for (std::uint64_t i = threadIdx.x; i < total; i += T) {
+    std::uint32_t const j = lower_bound_shared(before, 0, static_cast<std::uint32_t>(nr), i + 1) - 1;  // last j with before[j] <= i
+    std::uint64_t const s = first_s(j) + (i - before[j]);
+    out[s] = segment_row{static_cast<std::uint32_t>(r_first + j + 1),
+                         static_cast<std::uint32_t>(min(start[j + 1] - s * S, S))};
+  }
 }
 
 /**
