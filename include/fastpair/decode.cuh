@@ -256,16 +256,30 @@ struct prepare_pipeline {
   }
 };
 
-/** Codes per row from which decode_fpc_* have the decode kernel write the row offsets itself
- *  (row_sink.cuh) rather than a second pass over the codes (row_offsets_from_codes_kernel). */
-inline constexpr std::uint64_t offsets_in_decode_min_codes_per_row = 0;
+/** Decoded bytes per row from which decode_fpc_* have the decode kernel write the row offsets
+ *  itself (row_sink.cuh) rather than a pass beside it that reads the codes again
+ *  (row_offsets_from_codes_kernel). The kernel's cost grows with the rows (a count, a scan and two
+ *  shuffles per row), the pass's with the codes: on the 12 shared columns (H100) the kernel won
+ *  by 0 … 8 % on every column of 57 bytes per row or more and lost up to 24 % on columns of 12 to
+ *  27 bytes per row (docs/notes/offsets-in-decode-2026-12-07.md). */
+inline constexpr std::uint64_t offsets_in_decode_min_bytes_per_row = 48;
+
+/** Whether decode_fpc_* have the decode kernel write the row offsets of `col` where one step holds
+ *  it whole: rows long enough, fewer than 2^32 - 1 of them, and a register_words config. */
+inline bool offsets_in_decode(device_column const& col, decode_policy const& policy)
+{
+  std::uint64_t const R = col.num_rows();
+  return R != 0 && R < 0xFFFFFFFFu && col.decoded_bytes() >= offsets_in_decode_min_bytes_per_row * R &&
+         with_policy_config(policy, [](auto tag) { return decltype(tag)::type::emits_words; });
+}
 
 /** What decode_fpc_host queues for each chunk the preparation places: the chars of its segments
  *  (the automatic config, written at their positions in the whole output), then the offsets of
  *  its rows, derived from the codes beside the decode. Where one chunk holds the whole column (an
- *  image in device memory, or one step from host memory) of rows long enough and the automatic
- *  config has a register_words emit (sm_90+), the decode writes the offsets itself, by a segment index (8 bytes per sidecar segment, from `mr`, freed on
- *  return). */
+ *  image in device memory, or one step from host memory), its rows are long
+ *  (offsets_in_decode_min_bytes_per_row) and the automatic config has a register_words emit
+ *  (sm_90+), the decode kernel writes the offsets itself, by a segment index of 8 bytes per sidecar
+ *  segment (from `mr`, freed on return). */
 template <class OffsetT>
 struct decode_chunks {
   string_column_view<OffsetT> out;
@@ -291,22 +305,26 @@ struct decode_chunks {
     bool decoding = false;
     std::uint64_t const M = col.num_codes(), R = col.num_rows();
     decode_policy const policy = select_policy(col);
-    bool const emits_words     = with_policy_config(policy, [](auto tag) { return decltype(tag)::type::emits_words; });
-    if (out.offsets != nullptr && col.decoded_bytes() != 0 && c.code_begin == 0 && c.code_end == M &&
-        c.row_begin == 0 && c.row_end == R && R < 0xFFFFFFFFu && M >= offsets_in_decode_min_codes_per_row * R &&
-        emits_words) {
-      segment_rows = device_buffer<segment_row>((M + col.sidecar_stride() - 1) / col.sidecar_stride() + 1, stream, mr);
-      FASTPAIR_CUDA_TRY(launch_segment_rows(col.counts_view(), col.device_block_codes(), M, col.sidecar_stride(),
-                                            segment_rows.data(), stream));
-      row_sink rows{};
-      rows.out          = out.offsets;
-      rows.wide         = std::is_same_v<OffsetT, std::int64_t>;
-      rows.segment_rows = segment_rows.data();
-      rows.counts       = col.counts_view();
-      rows.num_codes    = M;
-      rows.row_end      = R;
-      decode_codes<auto_config>(col, 0, M, reinterpret_cast<unsigned char*>(out.chars), 0, col.decoded_bytes(), stream,
-                                &decoding, &policy, rows);
+    if (out.offsets != nullptr && c.code_begin == 0 && c.code_end == M && c.row_begin == 0 && c.row_end == R &&
+        offsets_in_decode(col, policy)) {
+      with_policy_config(policy, [&](auto tag) {
+        using config = typename decltype(tag)::type;
+        if constexpr (config::emits_words) {  // (offsets_in_decode) only these have the hook: WritesRows
+          segment_rows = device_buffer<segment_row>((M + col.sidecar_stride() - 1) / col.sidecar_stride() + 1, stream, mr);
+          FASTPAIR_CUDA_TRY(launch_segment_rows(col.counts_view(), col.device_block_codes(), M, col.sidecar_stride(),
+                                                segment_rows.data(), stream));
+          row_sink rows{};
+          rows.out          = out.offsets;
+          rows.wide         = std::is_same_v<OffsetT, std::int64_t>;
+          rows.segment_rows = segment_rows.data();
+          rows.counts       = col.counts_view();
+          rows.num_codes    = M;
+          rows.row_end      = R;
+          launch_decode<config, decltype(tag)::arch, true>(col.view<config::low_plane_bytes>(), 0, M,
+                                                           reinterpret_cast<unsigned char*>(out.chars), 0,
+                                                           col.decoded_bytes(), stream, &decoding, rows);
+        }
+      });
       return;
     }
     if (col.decoded_bytes() != 0)
@@ -340,10 +358,11 @@ struct decode_chunks {
  * // out: h.n_rows + 1 offsets (may be null: chars only), h.decoded chars, on the device
  * fastpair::decode_fpc_host(bytes, size, out, stream);                        // synchronizes `stream`
  * @endcode
- * Row offsets: where one step holds the whole column (from device memory always) and the
- * automatic config is a register_words one (sm_90+), the decode kernel writes them itself, by an
- * index of 8 bytes per sidecar segment (about 0.5 % of the codes, from `mr`, freed on return);
- * otherwise a pass beside each step's decode derives them from the codes (decode_column's).
+ * Row offsets: where one step holds the whole column (from device memory always), its rows
+ * average at least 48 decoded bytes and the automatic config is a register_words one (sm_90+), the
+ * decode kernel writes them itself, by an index of 8 bytes per sidecar segment (from `mr`, freed
+ * on return); otherwise a pass beside each step's decode derives them from the codes
+ * (decode_column's).
  *
  * @return the prepared column, as prepare_fpc_host builds it but without the compact row lengths
  *         (build_row_lengths adds them) and, where the sidecar is stored, with the token-length

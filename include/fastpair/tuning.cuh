@@ -162,25 +162,23 @@ decltype(auto) with_auto_config(device_column const& col, F&& f)
  * The one path from a column to the decode kernel: launches Config over codes [c0, c1) of `col`,
  * writing decoded positions [window_begin, window_begin + capacity) to `out` (launch_decode).
  * Config is a decode_config, or auto_config for the automatic choice (`policy` if the caller has
- * selected it already, else select_policy(col)). With a `rows` sink the kernel also writes those
- * rows' offsets (row_sink.cuh).
+ * selected it already, else select_policy(col)).
  * @throw logic_error if Config's W is not the column's or Config reads what the column lacks.
  */
 template <class Config>
 void decode_codes(device_column const& col, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
                   std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
-                  bool* launched = nullptr, decode_policy const* policy = nullptr, row_sink const& rows = {})
+                  bool* launched = nullptr, decode_policy const* policy = nullptr)
 {
   if constexpr (std::is_same_v<Config, auto_config>) {
     with_policy_config(policy ? *policy : select_policy(col), [&](auto tag) {
       using config = typename decltype(tag)::type;
       launch_decode<config, decltype(tag)::arch>(col.view<config::low_plane_bytes>(), c0, c1, out, window_begin,
-                                                 capacity, stream, launched, rows);
+                                                 capacity, stream, launched);
     });
   } else {
     static_assert(is_decode_config<Config>::value, "Config must be a fastpair::decode_config or fastpair::auto_config");
-    launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, out, window_begin, capacity, stream, launched,
-                          rows);
+    launch_decode<Config>(col.view<Config::low_plane_bytes>(), c0, c1, out, window_begin, capacity, stream, launched);
   }
 }
 

@@ -500,7 +500,11 @@ TEST_CASE("the decode's segment index: the first row at or after each segment st
   // decode_fpc_* on long rows write the offsets in the decode kernel by segment_rows_kernel's index
   // (row_sink.cuh); here it is compared with the host's row code offsets on every synthetic shape
   // (rows across many segments, stride 1, leading and trailing empty rows, all-equal counts).
+  // It also checks that the shapes take both ways to the offsets in decode_fpc_* (by the kernel,
+  // by the pass), so that the synthetic decode_fpc test above covers both.
   ft::test_stream ts;
+  int shapes = 0, in_decode = 0;
+  bool sm90  = false;
   for (codec kind : all_codecs)
     for (auto const& c : synthetic_columns(kind)) {
       auto const& col = c.col;
@@ -510,6 +514,9 @@ TEST_CASE("the decode's segment index: the first row at or after each segment st
       image_t const image = fastpair::serialize(col);
       held_image const held(image, source::device, ts.s);
       auto const dcol          = held.prepare(ts.s, {});
+      auto const policy        = fastpair::select_policy(dcol);
+      sm90 |= policy.arch == fastpair::arch_bucket::sm90;
+      ++shapes, in_decode += fastpair::detail::offsets_in_decode(dcol, policy);
       std::uint64_t const nseg = (M + S - 1) / S;
       fastpair::device_buffer<fastpair::detail::segment_row> d(nseg + 1, ts.s);
       FASTPAIR_CUDA_TRY(fastpair::detail::launch_segment_rows(dcol.counts_view(), dcol.device_block_codes(), M, S,
@@ -524,6 +531,9 @@ TEST_CASE("the decode's segment index: the first row at or after each segment st
         if (seg < nseg) REQUIRE(got[seg].first_code == std::min(fc[row] - seg * S, S));
       }
     }
+  INFO(in_decode << " of " << shapes << " shapes have their offsets written by the decode kernel");
+  if (sm90) REQUIRE((in_decode > 0 && in_decode < shapes));
+  else REQUIRE(in_decode == 0);  // no register_words config before sm_90
 }
 
 TEST_CASE("decode_fpc_host / decode_fpc_device: prefixes of real columns decode as the reference",

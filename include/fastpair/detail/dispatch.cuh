@@ -32,7 +32,7 @@ constexpr int block_smem_bytes()
  * The first call on a device also raises the kernel's dynamic shared-memory limit there when it
  * needs more than 48 KiB. Host calls only: no synchronisation, allowed during stream capture.
  */
-template <class Config, int ArchTag, class Kernel>
+template <class Config, int ArchTag, bool WritesRows, class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int smem, int& out) noexcept
 {
   static std::atomic<int> cache[64] = {};
@@ -79,28 +79,26 @@ char const* missing_for(config_view<Config> const& v) noexcept
  * decoded positions [window_begin, window_begin + capacity) to out[0, capacity). `launched` (if
  * given) says whether a kernel went onto the stream (none for an empty code range). `ArchTag`:
  * any_arch (a kernel built for every architecture), or the tuning bucket of an automatic config.
- * With a `rows` sink (register_words configs only) the kernel also writes those rows' offsets.
+ * `WritesRows` (register_words configs only): the kernel also writes the offsets of `rows`.
  * Host calls only: no synchronisation, allowed during stream capture.
- * @throw logic_error naming what Config reads that `v` lacks (missing_for), or a sink for a
- *        config without a register_words emit; cuda_error
+ * @throw logic_error naming what Config reads that `v` lacks (missing_for); cuda_error
  */
-template <class Config, int ArchTag = any_arch>
+template <class Config, int ArchTag = any_arch, bool WritesRows = false>
 void launch_decode(config_view<Config> const& v, std::uint64_t c0, std::uint64_t c1, unsigned char* out,
                    std::uint64_t window_begin, std::uint64_t capacity, cuda::stream_ref stream,
                    bool* launched = nullptr, row_sink const& rows = {})
 {
+  static_assert(!WritesRows || Config::emits_words, "only a register_words emit writes row offsets");
   if (launched != nullptr) *launched = false;
   if (char const* m = missing_for<Config>(v)) throw logic_error("fastpair: config " + config_name<Config>() + " " + m);
-  if (rows.out != nullptr && !Config::emits_words)
-    throw logic_error("fastpair: config " + config_name<Config>() + " writes no row offsets (a register_words emit does)");
   if (c1 <= c0) return;
   std::uint64_t const s0     = c0 / v.sidecar_stride;
   std::uint64_t const s1     = (c1 + v.sidecar_stride - 1) / v.sidecar_stride;
   std::uint64_t const blocks = (s1 - s0 + Config::warps_per_block - 1) / Config::warps_per_block;
   constexpr int smem         = block_smem_bytes<Config>();
-  auto kernel                = decode_kernel<Config, ArchTag>;
+  auto kernel                = decode_kernel<Config, ArchTag, WritesRows>;
   int resident               = 0;
-  FASTPAIR_CUDA_TRY((resident_blocks<Config, ArchTag>(kernel, smem, resident)));
+  FASTPAIR_CUDA_TRY((resident_blocks<Config, ArchTag, WritesRows>(kernel, smem, resident)));
   std::uint64_t const grid = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(resident));
   kernel<<<static_cast<unsigned>(grid), Config::threads_per_block, smem, stream.get()>>>(v, s0, s1, out, window_begin,
                                                                                          capacity, rows);

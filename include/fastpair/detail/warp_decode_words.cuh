@@ -193,9 +193,11 @@ __device__ __forceinline__ std::uint32_t code_bits_of(config_view<Config> const&
 /**
  * One batch of 32·K codes starting at `base` (steps 1-6 of the design note); returns its decoded
  * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
- * the per-code bounds tests and the zeroing of codes past the segment compile away.
+ * the per-code bounds tests and the zeroing of codes past the segment compile away. `WritesRows`:
+ * step 7 writes the offsets of the rows that start in the batch to `rows` (a kernel of its own:
+ * the hook costs registers, and a runtime test of it slowed the plain decode).
  */
-template <class Config, bool Full>
+template <class Config, bool Full, bool WritesRows>
 __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> const& col, std::uint64_t base,
                                                             std::uint64_t c_end, std::uint64_t cursor,
                                                             unsigned char* out, std::uint64_t window_begin,
@@ -268,7 +270,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
   scan_t(scan_storage).ExclusiveSum(seg_len, off, total);
   // For the row offsets after the drain (row_sink): the lane's token lengths - 1, in nibbles (K <= 8).
   std::uint32_t nibbles = 0;
-  if (rows.out != nullptr)
+  if constexpr (WritesRows)
 #pragma unroll
     for (int k = 0; k < K; ++k) nibbles |= (len[k] != 0 ? len[k] - 1 : 0u) << (4 * k);
   std::int64_t const rel    = static_cast<std::int64_t>(cursor - window_begin);
@@ -324,7 +326,7 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
 
   // 7. the offsets of the rows that start in this batch (row_sink.cuh): code base + lK + k is at
   // lane l's off plus its tokens before k. After the drain, where the token registers are free.
-  if (rows.out != nullptr)
+  if constexpr (WritesRows)
     emit_rows(rows, rc, base, min(base + BATCH, c_end), cursor, lane, [&](std::uint32_t i) {
       std::uint32_t const src = i / K, k = i % K;
       std::uint32_t const o = __shfl_sync(0xFFFFFFFFu, off, src);
@@ -335,8 +337,9 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
   return total;
 }
 
-/** @brief Decodes segment `seg` of `col` with one warp (register_words strategies). */
-template <class Config>
+/** @brief Decodes segment `seg` of `col` with one warp (register_words strategies); with
+ *  `WritesRows`, also writes the offsets of the rows that start in it to `rows`. */
+template <class Config, bool WritesRows>
 __device__ __forceinline__ void warp_decode_segment_words(config_view<Config> const& col, std::uint64_t seg,
                                                           unsigned char* out, std::uint64_t window_begin,
                                                           std::uint64_t capacity, unsigned char* smem,
@@ -352,14 +355,14 @@ __device__ __forceinline__ void warp_decode_segment_words(config_view<Config> co
   std::uint64_t cursor        = col.sidecar[seg];
   std::uint32_t errors        = 0;
   row_cursor rc{};  // the rows whose offsets this warp writes (row_sink.cuh)
-  if (rows.out != nullptr) rc = rows_of_segment(rows, seg, c_begin);
+  if constexpr (WritesRows) rc = rows_of_segment(rows, seg, c_begin);
 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
     if (base + BATCH <= c_end)  // warp-uniform
-      cursor += decode_batch_words<Config, true>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+      cursor += decode_batch_words<Config, true, WritesRows>(col, base, c_end, cursor, out, window_begin, capacity, smem,
                                                     lane, errors, rows, rc);
     else
-      cursor += decode_batch_words<Config, false>(col, base, c_end, cursor, out, window_begin, capacity, smem,
+      cursor += decode_batch_words<Config, false, WritesRows>(col, base, c_end, cursor, out, window_begin, capacity, smem,
                                                      lane, errors, rows, rc);
   }
 

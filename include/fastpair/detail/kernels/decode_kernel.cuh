@@ -12,10 +12,11 @@
  * staging buffer + queue per warp (warp_smem<Config>). Persistent because with one segment per
  * warp, block scheduling dominated the short warps (3 batches of 256 codes each; H200).
  *
- * With a row_sink (decode_fpc_* on long rows; register_words configs) the kernel also writes the
- * row offsets: each warp
- * those of the rows that start in its segment (row_sink.cuh), the last segment's warp the rows
- * after its codes; no offsets pass follows.
+ * `WritesRows` (decode_fpc_* on long rows; register_words configs): the kernel also writes the row
+ * offsets to a row_sink, each warp those of the rows that start in its segments (row_sink.cuh)
+ * and the last segment's warp those after its codes, so no offsets pass follows. A kernel of its
+ * own, because a run-time test for a sink slowed the plain decode of 12-bit columns by up to 14 %
+ * (docs/notes/offsets-in-decode-2026-12-07.md).
  *
  * The offsets passes are launched right after the decode kernel, which allows them to start
  * early (allow_dependent_launch, sm_90+): their blocks fill SMs beside the decode's, and their
@@ -71,7 +72,7 @@ __host__ __device__ constexpr bool builds_kernel_body()
 #endif
 }
 
-template <class Config, int ArchTag = any_arch>
+template <class Config, int ArchTag = any_arch, bool WritesRows = false>
 FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_per_sm) void decode_kernel(
   config_view<Config> col, std::uint64_t first_segment, std::uint64_t end_segment, unsigned char* out,
   std::uint64_t window_begin, std::uint64_t capacity, row_sink rows)
@@ -97,8 +98,9 @@ FASTPAIR_KERNEL __launch_bounds__(Config::threads_per_block, Config::min_blocks_
       }
     }
     if constexpr (Config::emits_words) {
-      warp_decode_segment_words<Config>(col, seg, out, window_begin, capacity, smem, rows);
-      if (rows.out != nullptr && seg + 1 == end_segment) write_tail(rows, seg, col.sidecar[seg + 1], threadIdx.x & 31u);
+      warp_decode_segment_words<Config, WritesRows>(col, seg, out, window_begin, capacity, smem, rows);
+      if constexpr (WritesRows)
+        if (seg + 1 == end_segment) write_tail(rows, seg, col.sidecar[seg + 1], threadIdx.x & 31u);
     } else {
       warp_decode_segment<Config>(col, seg, out, window_begin, capacity, smem);  // writes no offsets: launch_decode
     }
