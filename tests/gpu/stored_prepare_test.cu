@@ -355,17 +355,28 @@ void require_refused(image_t const& img, std::string const& what, fastpair::prep
     INFO(source_name(src) << ", expecting \"" << what << "\"");
     REQUIRE_THROWS_AS(prepare_image(img, src, opt), fastpair::format_error);
     REQUIRE_THROWS_WITH(prepare_image(img, src, opt), Contains(what));
-    INFO("decode_fpc_*, steps of 4 KiB");
     held_image const held(img, src, nullptr);
     ft::guarded_output<std::int64_t> out(rows, bytes, 3, nullptr, ft::poison, 0xFF, 4);
-    REQUIRE_THROWS_AS(held.decode(nullptr, out.view(), stepped), fastpair::format_error);
-    REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), stepped), Contains(what));
-    out.require_guards_intact(nullptr);
+    {
+      INFO("decode_fpc_*, steps of 4 KiB");
+      REQUIRE_THROWS_AS(held.decode(nullptr, out.view(), stepped), fastpair::format_error);
+      REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), stepped), Contains(what));
+      out.require_guards_intact(nullptr);
+    }
+    {
+      // One step: on sm_90 the decode kernel writes the offsets itself (the corruption column's
+      // rows are long: checked by the test case), reading a segment index built from the counts.
+      INFO("decode_fpc_*, one step");
+      REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), opt), Contains(what));
+      out.require_guards_intact(nullptr);
+    }
     if (src != source::device) continue;
     INFO("prepare_options::borrow_codes");
     fastpair::prepare_options borrow = opt;
     borrow.borrow_codes              = true;
     REQUIRE_THROWS_WITH(held.prepare(nullptr, borrow), Contains(what));
+    REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), borrow), Contains(what));
+    out.require_guards_intact(nullptr);
     borrow.chunk_bytes = 4096;
     REQUIRE_THROWS_WITH(held.decode(nullptr, out.view(), borrow), Contains(what));
     out.require_guards_intact(nullptr);
@@ -770,6 +781,12 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
     REQUIRE(h.has_sidecar);
     REQUIRE(h.count_bits > 0);
     int const bits = h.count_bits;
+    if (fastpair::detail::current_arch_bucket() == fastpair::arch_bucket::sm90) {
+      // decode_fpc_* of this column in one step write the offsets in the decode kernel: the
+      // "one step" decodes of require_refused cover that path on corrupt images
+      auto const dcol = prepare_image(good, source::device);
+      REQUIRE(fastpair::detail::offsets_in_decode(dcol, fastpair::select_policy(dcol)));
+    }
     std::uint64_t const size3 = h.layout.size[fpc2::codes], size4 = h.layout.size[fpc2::row_code_counts],
                         size5 = h.layout.size[fpc2::sidecar];
 

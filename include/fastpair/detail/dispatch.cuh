@@ -175,6 +175,11 @@ inline cudaError_t launch_segment_rows(row_counts_view counts, std::uint64_t con
                                        std::uint64_t stride, segment_row* out, cuda::stream_ref stream) noexcept
 {
   auto const blocks = static_cast<unsigned>((counts.num_rows + row_block_rows - 1) / row_block_rows);
+  // Zeroed first: where the counts do not add up to num_codes (an image the preparation refuses)
+  // some entries are not written, and the decode reads them all.
+  std::uint64_t const nseg = (num_codes + stride - 1) / stride;
+  if (cudaError_t const e = cudaMemsetAsync(out, 0, (nseg + 1) * sizeof(segment_row), stream.get()); e != cudaSuccess)
+    return e;
   segment_rows_kernel<<<blocks, 256, 0, stream.get()>>>(counts, block_codes, num_codes, stride, out);
   return cudaGetLastError();
 }

@@ -17,8 +17,10 @@
  * time (their counts scanned from the segment's first row), and reads each one's position from the
  * lane that holds its first code (`position_of`, a shuffle). Rows that start after the last decoded
  * segment's codes (empty rows at the end of the range, and the end entry) take the end position
- * (`write_tail`). Every row of the range is written by exactly one warp. Counts are clamped to
- * num_codes and row indices to the range, so corrupt counts cannot send a write outside `out`.
+ * (`write_tail`). Every row is written by exactly one warp. Counts are clamped to
+ * num_codes and row indices to [0, row_end], so corrupt counts cannot send a write outside `out`;
+ * the index is zeroed before it is built, so counts that do not add up (an image the preparation
+ * refuses) leave no entry undefined.
  */
 #pragma once
 
@@ -47,8 +49,8 @@ struct segment_row {
   std::uint32_t first_code;
 };
 
-/** Where the decode kernel writes row offsets: rows [row_begin, row_end] (the end entry included)
- *  to out[0 .. row_end - row_begin], each minus b0; row_end < 2^32 - 1. `out` null: the decode
+/** Where the decode kernel writes row offsets: those of the whole column, rows [0, row_end] (the
+ *  end entry included, row_end = num_rows < 2^32 - 1) to out[0 .. row_end]. `out` null: the decode
  *  writes chars only. */
 struct row_sink {
   void* out                       = nullptr;
@@ -56,15 +58,12 @@ struct row_sink {
   segment_row const* segment_rows = nullptr;
   row_counts_view counts{};
   std::uint64_t num_codes = 0;
-  std::uint64_t row_begin = 0, row_end = 0;
-  std::uint64_t first_code = 0;  ///< the first code of row row_begin
-  std::uint64_t b0         = 0;
+  std::uint64_t row_end   = 0;
 
   __device__ void put(std::uint64_t r, std::uint64_t position) const
   {
-    std::uint64_t const i = r - row_begin;
-    if (wide) static_cast<std::int64_t*>(out)[i] = static_cast<std::int64_t>(position - b0);
-    else static_cast<std::int32_t*>(out)[i] = static_cast<std::int32_t>(position - b0);
+    if (wide) static_cast<std::int64_t*>(out)[r] = static_cast<std::int64_t>(position);
+    else static_cast<std::int32_t*>(out)[r] = static_cast<std::int32_t>(position);
   }
 };
 
@@ -75,13 +74,11 @@ struct row_cursor {
   std::uint64_t fc = 0;
 };
 
-/** The rows of segment `seg` (codes from `c_begin`) that the sink's range holds. */
+/** The rows of segment `seg` (codes from `c_begin`). */
 __device__ __forceinline__ row_cursor rows_of_segment(row_sink const& s, std::uint64_t seg, std::uint64_t c_begin)
 {
   segment_row const a = s.segment_rows[seg], b = s.segment_rows[seg + 1];
-  row_cursor c{a.row, static_cast<std::uint32_t>(min(std::uint64_t{b.row}, s.row_end + 1)), c_begin + a.first_code};
-  if (c.r < s.row_begin) c.r = static_cast<std::uint32_t>(s.row_begin), c.fc = s.first_code;
-  return c;
+  return row_cursor{a.row, static_cast<std::uint32_t>(min(std::uint64_t{b.row}, s.row_end + 1)), c_begin + a.first_code};
 }
 
 /**
@@ -111,12 +108,11 @@ __device__ __forceinline__ void emit_rows(row_sink const& s, row_cursor& c, std:
   }
 }
 
-/** After the launch's last segment, whose codes end at decoded position `end`: the rows of the
- *  range that start after them (empty rows before row_end, and the end entry) take `end`. */
+/** After the launch's last segment, whose codes end at decoded position `end`: the rows that
+ *  start after them (empty rows before row_end, and the end entry) take `end`. */
 __device__ __forceinline__ void write_tail(row_sink const& s, std::uint64_t seg, std::uint64_t end, unsigned lane)
 {
-  std::uint64_t const first = max(std::uint64_t{s.segment_rows[seg + 1].row}, s.row_begin);
-  for (std::uint64_t r = first + lane; r <= s.row_end; r += 32) s.put(r, end);
+  for (std::uint64_t r = s.segment_rows[seg + 1].row + lane; r <= s.row_end; r += 32) s.put(r, end);
 }
 
 }  // namespace fastpair::detail
