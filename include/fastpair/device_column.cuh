@@ -141,7 +141,7 @@ class device_column {
                                     arch_bucket arch = detail::current_arch_bucket())
   {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
-    std::uint64_t const count_bytes = detail::fpc2::count_bytes(rows, count_bits_of(col));
+    std::uint64_t const count_bytes = detail::fpc2_counts_of(col).bytes.size();
     std::uint64_t const blocks      = (rows + detail::row_block_rows - 1) / detail::row_block_rows + 1;
     std::uint64_t bytes = (opt.borrow_codes ? 0 : packed_code_bytes(col.kind, n) + 1) + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
                           (col.sidecar_entries() + 1) * 8 + (count_bytes / 8 + 2) * 8 + 2 * blocks * 8 + 4;
@@ -196,26 +196,18 @@ class device_column {
   {
     if (opt.validate) validate(col);
     else validate_structure(col);  // always: what keeps the host and device reads in bounds
-    int const bits          = count_bits_of(col);
-    std::uint64_t const base = col.num_rows() == 0 ? 0 : min_count_of(col);
-    std::vector<std::uint64_t> words(detail::fpc2::count_bytes(col.num_rows(), bits) / 8 + 1, 0);
-    for (std::uint64_t r = 0; r < col.num_rows() && bits > 0; ++r) {
-      std::uint64_t const v = col.row_code_offsets[r + 1] - col.row_code_offsets[r] - base;
-      std::uint64_t const p = r * static_cast<std::uint64_t>(bits);
-      words[p / 64] |= v << (p % 64);
-      if (p % 64 + bits > 64) words[p / 64 + 1] |= v >> (64 - p % 64);
-    }
+    detail::fpc2_counts const counts = detail::fpc2_counts_of(col);  // as version 2 stores them
     stored_sections s;
     s.kind            = col.kind;
     s.num_codes       = col.num_codes;
     s.num_rows        = col.num_rows();
     s.decoded_bytes   = col.decoded_bytes();
     s.stride          = col.sidecar_stride;
-    s.count_bits      = bits;
-    s.count_base      = base;
+    s.count_bits      = counts.bits;
+    s.count_base      = counts.base;
     s.codes           = col.codes.data();
-    s.counts          = reinterpret_cast<std::uint8_t const*>(words.data());
-    s.count_bytes     = detail::fpc2::count_bytes(col.num_rows(), bits);
+    s.counts          = counts.bytes.data();
+    s.count_bytes     = counts.bytes.size();
     s.sidecar         = col.sidecar.empty() ? nullptr : col.sidecar.data();
     s.sidecar_entries = col.sidecar.size();
     s.validate        = false;  // validate() has checked the content on the host
@@ -542,7 +534,14 @@ class device_column {
   /** @brief The stored row code counts and the row index, as the kernels read them. */
   detail::row_counts_view counts_view() const noexcept
   {
-    return {count_words_.data(), count_base_, num_rows_, count_bits_};
+    detail::row_counts_view v;
+    v.words    = count_words_.data();
+    v.size     = count_size_;
+    v.blocks   = detail::fpc2::count_directory_bytes(num_rows_, count_bits_) / 16;
+    v.base     = count_base_;
+    v.bits     = count_bits_;
+    v.num_rows = num_rows_;
+    return v;
   }
   /** @brief Device row index: entry k = the first code of row k·row_index_rows() (ceil(num_rows /
    *  row_index_rows()) + 1 entries, the last = num_codes). */
@@ -684,22 +683,6 @@ class device_column {
   {
     return b.size() * sizeof(T);
   }
-  static std::uint64_t min_count_of(compressed_column const& col) noexcept
-  {
-    std::uint64_t m = ~std::uint64_t{0};
-    for (std::uint64_t r = 0; r < col.num_rows(); ++r) m = std::min(m, col.row_code_offsets[r + 1] - col.row_code_offsets[r]);
-    return m;
-  }
-  static int count_bits_of(compressed_column const& col) noexcept
-  {
-    if (col.num_rows() == 0) return 0;
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-    for (std::uint64_t r = 0; r < col.num_rows(); ++r) {
-      std::uint64_t const c = col.row_code_offsets[r + 1] - col.row_code_offsets[r];
-      lo = std::min(lo, c), hi = std::max(hi, c);
-    }
-    return detail::fpc2::bit_width(hi - lo);
-  }
   static void copy_to_host(void* dst, void const* src, std::size_t n, cuda::stream_ref stream, bool sync = true)
   {
     if (n > 0) FASTPAIR_CUDA_TRY(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream.get()));
@@ -770,8 +753,8 @@ class device_column {
 
   // The steps of prepare_sections that do not read the codes (the streamer, fpc_streamer.cuh,
   // shares them).
-  /** A column with the counts of `s`, its row code counts' buffer (zeroed, + a zero word: unpack
-   *  reads pairs), sidecar buffer (num_segments() + 1 entries), entry lengths' buffer and error
+  /** A column with the counts of `s`, its row code counts' buffer (zeroed, + two zero words:
+   *  fpc2::block_counts reads pairs), sidecar buffer (num_segments() + 1 entries), entry lengths' buffer and error
    *  word (zeroed), allocated on `stream` from `mr`. */
   static device_column shell_of(stored_sections const& s, cuda::stream_ref stream, device_async_resource_ref mr);
   /** Blocks of 256 threads for `items` items of `per_block` each, at most 8 192. */
@@ -851,6 +834,7 @@ class device_column {
   std::uint64_t num_rows_   = 0;
   std::uint64_t decoded_bytes_ = 0;
   std::uint64_t count_base_ = 0;
+  std::uint64_t count_size_ = 0;  // bytes of the stored counts (section 4)
   int count_bits_           = 0;
   std::uint32_t num_tokens_ = 0;
   std::uint32_t stride_     = default_sidecar_stride;
@@ -1208,6 +1192,7 @@ inline device_column device_column::shell_of(stored_sections const& s, cuda::str
   d.decoded_bytes_ = s.decoded_bytes;
   d.count_bits_    = s.count_bits;
   d.count_base_    = s.count_base;
+  d.count_size_    = s.count_bytes;
   d.stride_        = s.stride;
   d.num_tokens_    = static_cast<std::uint32_t>(s.num_tokens);
   d.count_words_   = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);
@@ -1258,7 +1243,7 @@ inline std::uint64_t device_column::build_block_codes(detail::prepare_report* re
   {
     device_buffer<std::uint64_t> sums(blocks + 1, stream, mr);
     FASTPAIR_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, (blocks + 1) * 8, st));
-    if (blocks) block_code_sums_kernel<<<grid_of(blocks, 8), 256, 0, st>>>(counts_view(), num_codes_, sums.data(), blocks);
+    if (blocks) block_code_sums_kernel<<<grid_of(blocks, 8), 256, 0, st>>>(counts_view(), num_codes_, sums.data(), blocks, report);
     block_codes_ = device_buffer<std::uint64_t>(blocks + 1, stream, mr);
     std::size_t temp_bytes = 0;
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, sums.data(), block_codes_.data(), blocks + 1, st));
@@ -1274,6 +1259,10 @@ inline void device_column::check_index_report(detail::prepare_report const& r, s
 {
   if (r.duplicate != 0)
     throw format_error("fastpair: invalid .fpc: dictionary token " + std::to_string(~r.duplicate) + ": duplicate token");
+  if (r.flags & detail::count_directory_bad)
+    throw format_error("fastpair: invalid .fpc: section 4 (row_code_counts): its block directory is inconsistent (a "
+                       "width above count_bits, a block's values not right after the previous block's, or a size "
+                       "that the widths do not give)");
   if (r.flags & detail::counts_exceed_codes)  // checked before anything follows the row index
     throw format_error("fastpair: invalid .fpc: row_code_counts: the rows' code counts do not add up to num_codes " +
                        std::to_string(num_codes));

@@ -12,11 +12,13 @@
  *  version 2 (FORMAT.md §3; the layout is defined once, in detail/fpc_v2.hpp)
  *  offset  size  field
  *  0       96    file header   magic "FASTPAIR", u32 version = 2, codec, flags, count_bits, counts,
- *                              count_base, dict_bytes, u64 header checksum (fpc64) over [0, 88)
+ *                              count_base, dict_bytes, counts_size, u64 header checksum (fpc64) over
+ *                              [0, 88)
  *  96      32+n  section 1     dictionary token lengths   (num_tokens x u8)
  *          32+n  section 2     dictionary token bytes     (dict_bytes)
  *          32+n  section 3     packed codes               (packed_code_bytes(codec, num_codes))
- *          32+n  section 4     row code counts            (num_rows x count_bits bits, minus count_base)
+ *          32+n  section 4     row code counts            (per 1 024 rows: a base and a width, then
+ *                                                         each row's count - base in that width)
  *          32+n  section 5     sidecar                    (sidecar_entries x u64; 0 when absent)
  *  each section = u32 id, u32 reserved (0), u64 payload size, u64 payload checksum (fpc64p), u64
  *  reserved (0), payload, zero padding to a multiple of 16 bytes
@@ -210,34 +212,68 @@ inline std::uint64_t fpc2_count_bytes_checked(std::uint64_t rows, unsigned bits)
   return checked_add(whole, ((rows % 8) * bits + 7) / 8, "row_code_counts size");
 }
 
-/** The canonical frame of reference of a column's row code counts: count_base = the smallest
- *  count (0 without rows), count_bits = the width of the largest count - count_base. */
-struct fpc2_count_frame {
+/** A column's row code counts as version 2 stores them (FORMAT.md §3.2): the header's canonical
+ *  frame (count_base = the smallest count, count_bits = the width of the largest count -
+ *  count_base; both 0 without rows) and section 4's payload (empty when count_bits = 0; else a
+ *  directory entry per block of fpc2::count_block_rows rows, then each block's values in the
+ *  block's own width). */
+struct fpc2_counts {
   std::uint64_t base = 0;
   int bits           = 0;
+  std::vector<std::uint8_t> bytes;
 };
-inline fpc2_count_frame fpc2_frame_of(compressed_column const& col) noexcept
+inline fpc2_counts fpc2_counts_of(compressed_column const& col)
 {
-  std::size_t const rows = col.num_rows();
-  if (rows == 0) return {};
+  std::uint64_t const R = col.num_rows(), RB = fpc2::count_block_rows;
+  auto count            = [&](std::uint64_t r) { return col.row_code_offsets[r + 1] - col.row_code_offsets[r]; };
+  fpc2_counts c;
+  if (R == 0) return c;
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  for (std::size_t r = 0; r < rows; ++r) {
-    std::uint64_t const c = col.row_code_offsets[r + 1] - col.row_code_offsets[r];
-    lo = c < lo ? c : lo;
-    hi = c > hi ? c : hi;
+  for (std::uint64_t r = 0; r < R; ++r) lo = std::min(lo, count(r)), hi = std::max(hi, count(r));
+  c.base = lo;
+  c.bits = fpc2::bit_width(hi - lo);
+  if (c.bits == 0) return c;
+  std::uint64_t const dir = fpc2::count_directory_bytes(R, c.bits), B = dir / 16;
+  std::vector<std::uint64_t> base(B), width(B);
+  std::uint64_t values = 0;  // bytes of the values
+  for (std::uint64_t k = 0; k < B; ++k) {
+    std::uint64_t const r1 = std::min(R, (k + 1) * RB);
+    std::uint64_t blo = ~std::uint64_t{0}, bhi = 0;
+    for (std::uint64_t r = k * RB; r < r1; ++r) blo = std::min(blo, count(r)), bhi = std::max(bhi, count(r));
+    base[k]  = blo;
+    width[k] = static_cast<std::uint64_t>(fpc2::bit_width(bhi - blo));
+    values += fpc2::count_bytes(r1 - k * RB, static_cast<int>(width[k]));  // 128 x width but for the last
   }
-  return {lo, fpc2::bit_width(hi - lo)};
+  // Every block but the last fills 128 x width bytes, so each starts at a whole word.
+  std::vector<std::uint64_t> words((dir + values) / 8 + 2, 0);
+  std::uint64_t at = 0;  // widths of the blocks before k
+  for (std::uint64_t k = 0; k < B; ++k) {
+    words[2 * k]                = base[k];
+    words[2 * k + 1]            = at << 8 | width[k];
+    std::uint64_t const first   = 2 * B + 16 * at;
+    unsigned const b            = static_cast<unsigned>(width[k]);
+    for (std::uint64_t r = k * RB, r1 = std::min(R, (k + 1) * RB); r < r1 && b > 0; ++r) {
+      std::uint64_t const v = count(r) - base[k], bit = (r - k * RB) * b;
+      unsigned const sh     = static_cast<unsigned>(bit % 64);
+      words[first + bit / 64] |= v << sh;
+      if (sh + b > 64) words[first + bit / 64 + 1] |= v >> (64 - sh);
+    }
+    at += width[k];
+  }
+  c.bytes.resize(static_cast<std::size_t>(dir + values));
+  for (std::size_t i = 0; i < c.bytes.size(); ++i) c.bytes[i] = static_cast<std::uint8_t>(words[i / 8] >> (8 * (i % 8)));
+  return c;
 }
 
 /** The section sizes of a version-2 image of `col` (index = section id). */
-inline void fpc2_section_sizes(compressed_column const& col, fpc2_count_frame f,
+inline void fpc2_section_sizes(compressed_column const& col, fpc2_counts const& counts,
                                std::uint64_t (&sizes)[fpc2::num_sections + 1]) noexcept
 {
   sizes[0]                     = 0;
   sizes[fpc2::dict_lengths]    = col.dict.size();
   sizes[fpc2::dict_bytes]      = col.dict.bytes.size();
   sizes[fpc2::codes]           = packed_code_bytes(col.kind, col.num_codes);
-  sizes[fpc2::row_code_counts] = fpc2::count_bytes(col.num_rows(), f.bits);
+  sizes[fpc2::row_code_counts] = counts.bytes.size();
   sizes[fpc2::sidecar]         = 8 * static_cast<std::uint64_t>(col.sidecar.size());
 }
 
@@ -388,7 +424,7 @@ inline std::vector<std::uint8_t> serialize_v2(compressed_column const& col)
     throw format_error("fastpair: cannot write .fpc version 2: " + std::to_string(n_rows) +
                        " rows without codes exceed fpc_v2_max_empty_rows (" +
                        std::to_string(fpc_v2_max_empty_rows) + "); version 1 stores them");
-  fpc2_count_frame const f = fpc2_frame_of(col);
+  fpc2_counts const f = fpc2_counts_of(col);
   std::uint64_t sizes[fpc2::num_sections + 1];
   fpc2_section_sizes(col, f, sizes);
   fpc2::layout const l = fpc2::make_layout(sizes);
@@ -409,6 +445,7 @@ inline std::vector<std::uint8_t> serialize_v2(compressed_column const& col)
   store_le64(h + at::decoded_bytes, col.decoded_bytes());
   store_le64(h + at::count_base, f.base);
   store_le64(h + at::dict_bytes, col.dict.bytes.size());
+  store_le64(h + at::counts_size, f.bytes.size());
   store_le64(h + at::checksum, fpc_checksum(h, at::checksum));
 
   auto payload = [&](std::uint32_t id) { return out.data() + l.payload_at[id]; };
@@ -416,20 +453,7 @@ inline std::vector<std::uint8_t> serialize_v2(compressed_column const& col)
   for (std::size_t i = 0; i < col.dict.size(); ++i) p[i] = static_cast<std::uint8_t>(col.dict.length(i));
   if (!col.dict.bytes.empty()) std::memcpy(payload(fpc2::dict_bytes), col.dict.bytes.data(), col.dict.bytes.size());
   if (!col.codes.empty()) std::memcpy(payload(fpc2::codes), col.codes.data(), col.codes.size());
-  if (f.bits > 0) {  // value r at bits [r*b, r*b+b) of a little-endian bit stream
-    std::vector<std::uint64_t> words(static_cast<std::size_t>((sizes[fpc2::row_code_counts] + 7) / 8), 0);
-    unsigned const b = static_cast<unsigned>(f.bits);
-    for (std::uint64_t r = 0; r < n_rows; ++r) {
-      std::uint64_t const v  = col.row_code_offsets[r + 1] - col.row_code_offsets[r] - f.base;
-      std::uint64_t const at_bit = r * b;
-      unsigned const sh      = static_cast<unsigned>(at_bit % 64);
-      words[at_bit / 64] |= v << sh;
-      if (sh + b > 64) words[at_bit / 64 + 1] |= v >> (64 - sh);
-    }
-    std::uint8_t* q = payload(fpc2::row_code_counts);
-    for (std::uint64_t i = 0; i < sizes[fpc2::row_code_counts]; ++i)
-      q[i] = static_cast<std::uint8_t>(words[i / 8] >> (8 * (i % 8)));
-  }
+  if (!f.bytes.empty()) std::memcpy(payload(fpc2::row_code_counts), f.bytes.data(), f.bytes.size());
   for (std::size_t s = 0; s < col.sidecar.size(); ++s) store_le64(payload(fpc2::sidecar) + 8 * s, col.sidecar[s]);
 
   for (std::uint32_t id = 1; id <= fpc2::num_sections; ++id) {
@@ -464,8 +488,8 @@ inline std::vector<std::uint8_t> serialize(compressed_column const& col, std::ui
 }
 
 /**
- * @brief The exact size in bytes of serialize(col, version), computed without serialising
- * (version 2 scans the row offsets once for the count frame: O(rows)). `col` should be valid;
+ * @brief The exact size in bytes of serialize(col, version), computed without serialising the
+ * column (version 2 codes its row code counts to size them: O(rows)). `col` should be valid;
  * the size of a column serialize() would refuse is computed all the same.
  * @throw logic_error for a version other than 1 or 2.
  */
@@ -479,7 +503,7 @@ inline std::uint64_t fpc_file_bytes(compressed_column const& col, std::uint32_t 
            packed_code_bytes(col.kind, col.num_codes) + w * (col.num_rows() + 1) + 8 * col.sidecar.size();
   }
   std::uint64_t sizes[detail::fpc2::num_sections + 1];
-  detail::fpc2_section_sizes(col, detail::fpc2_frame_of(col), sizes);
+  detail::fpc2_section_sizes(col, detail::fpc2_counts_of(col), sizes);
   return detail::fpc2::make_layout(sizes).file_bytes;
 }
 
@@ -576,8 +600,6 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
   if (data[at::reserved15] != 0)
     fail_fpc("header[15]", "reserved byte is " + to_string(data[at::reserved15]) + ", not 0");
-  if (load_le64(data + at::reserved80) != 0)
-    fail_fpc("header[80..88)", "reserved u64 is " + to_string(load_le64(data + at::reserved80)) + ", not 0");
 
   fpc_header h;
   h.version                      = fpc_version_2;
@@ -596,6 +618,7 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   h.decoded                      = load_le64(data + at::decoded_bytes);
   h.count_base                   = load_le64(data + at::count_base);
   h.dict_bytes                   = load_le64(data + at::dict_bytes);
+  std::uint64_t const counts_size = load_le64(data + at::counts_size);
   std::uint64_t const M = h.num_codes, R = h.n_rows;
   unsigned const bits   = h.count_bits;
 
@@ -647,12 +670,23 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   if (M == 0 && R > fpc_v2_max_empty_rows)
     fail_fpc("num_rows", to_string(R) + " rows without codes exceed fpc_v2_max_empty_rows (" +
                            to_string(fpc_v2_max_empty_rows) + ")");
+  // Section 4: nothing with count_bits 0; else the directory (16 bytes per block of rows, so the
+  // rows are bounded by the file) and at most every block's values at count_bits.
+  if (bits == 0 && counts_size != 0)
+    fail_fpc("counts_size", to_string(counts_size) + " with count_bits 0 (must be 0)");
+  if (bits > 0) {
+    std::uint64_t const dir = fpc2::count_directory_bytes(R, static_cast<int>(bits));  // R < 2^64: no wrap
+    std::uint64_t const max = checked_add(dir, fpc2_count_bytes_checked(R, bits), "row_code_counts size");
+    if (counts_size < dir || counts_size > max)
+      fail_fpc("counts_size", to_string(counts_size) + " outside " + to_string(dir) + ".." + to_string(max) + " for " +
+                                to_string(R) + " rows of at most " + to_string(bits) + " bits");
+  }
 
   std::uint64_t sizes[fpc2::num_sections + 1] = {};
   sizes[fpc2::dict_lengths]    = h.n_tok;
   sizes[fpc2::dict_bytes]      = h.dict_bytes;
   sizes[fpc2::codes]           = packed_code_bytes(h.kind, M);
-  sizes[fpc2::row_code_counts] = fpc2_count_bytes_checked(R, bits);
+  sizes[fpc2::row_code_counts] = counts_size;
   sizes[fpc2::sidecar]         = 8 * h.n_sidecar;  // n_sidecar <= num_codes < 2^59
   std::uint64_t end = fpc2::header_bytes;  // the layout's arithmetic, overflow-checked
   for (std::uint32_t id = 1; id <= fpc2::num_sections; ++id) {
@@ -957,38 +991,70 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
   }
 
   // ---- Row code offsets from the counts (4) ---------------------------------------------------
-  // R rows fit the input: with count_bits > 0 the counts take R x count_bits bits of it, with
-  // count_bits = 0 and count_base > 0 there are at most num_codes rows, and without codes at most
-  // fpc_v2_max_empty_rows (parse_fpc_header checked that).
+  // R rows fit the input: with count_bits > 0 the directory takes 16 bytes per 1 024 rows of it,
+  // with count_bits = 0 and count_base > 0 there are at most num_codes rows, and without codes at
+  // most fpc_v2_max_empty_rows (parse_fpc_header checked that).
   std::string const counts_label = fpc2_section_label(fpc2::row_code_counts);
   std::uint64_t const cbytes     = l.size[fpc2::row_code_counts];
   std::uint8_t const* cp         = data + l.payload_at[fpc2::row_code_counts];
-  std::vector<std::uint64_t> words(static_cast<std::size_t>((cbytes + 7) / 8), 0);
+  std::uint64_t const RB         = fpc2::count_block_rows;
+  std::uint64_t const B          = fpc2::count_directory_bytes(R, static_cast<int>(bits)) / 16;
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(cbytes / 8 + 2), 0);
   for (std::uint64_t i = 0; i < cbytes; ++i) words[i / 8] |= std::uint64_t{cp[i]} << (8 * (i % 8));
-  std::uint64_t const used_bits = (R / 8) * bits * 8 + (R % 8) * bits;  // <= 8 x cbytes
-  if (used_bits % 8 != 0 && (cp[cbytes - 1] >> (used_bits % 8)) != 0)
-    fail_fpc(counts_label, "the unused high bits of the last byte are " +
-                             to_string(cp[cbytes - 1] >> (used_bits % 8)) + ", not 0");
+  // The directory: widths up to count_bits, each block's values right after the previous block's,
+  // and the section's size what the widths give.
+  std::uint64_t at = 0, last_width = 0;  // at <= 2^56 + 64 x k
+  for (std::uint64_t k = 0; k < B; ++k) {
+    std::uint64_t const e = words[2 * k + 1], w = e & 0xFF;
+    if (w > bits)
+      fail_fpc(counts_label, "block " + to_string(k) + ": width " + to_string(w) + " > count_bits " + to_string(bits));
+    if (e >> 8 != at)
+      fail_fpc(counts_label, "block " + to_string(k) + ": values at 128 x " + to_string(e >> 8) +
+                               " bytes, but the blocks before it take 128 x " + to_string(at));
+    at += w;
+    last_width = w;
+  }
+  if (B > 0) {
+    std::uint64_t const last_rows = R - (B - 1) * RB;
+    std::uint64_t const want = checked_add(checked_add(16 * B, checked_mul(at - last_width, 128, "row_code_counts size"),
+                                                       "row_code_counts size"),
+                                           fpc2::count_bytes(last_rows, static_cast<int>(last_width)), "row_code_counts size");
+    if (cbytes != want)
+      fail_fpc(counts_label, "size " + to_string(cbytes) + " != " + to_string(want) + " from its block directory");
+    std::uint64_t const used = (last_rows * last_width) % 8;  // bits of the last byte in use
+    if (used != 0 && (cp[cbytes - 1] >> used) != 0)
+      fail_fpc(counts_label, "the unused high bits of the last byte are " + to_string(cp[cbytes - 1] >> used) + ", not 0");
+  }
+  fpc2::block_counts const view{words.data(), cbytes, B, h.count_base, static_cast<int>(bits)};
   col.row_code_offsets.assign(static_cast<std::size_t>(R) + 1, 0);
   std::uint64_t off = 0, lo = ~std::uint64_t{0}, hi = 0;
-  for (std::uint64_t r = 0; r < R; ++r) {
-    std::uint64_t const v   = fpc2::unpack(words.data(), r, static_cast<int>(bits));
-    std::uint64_t const rem = M - off;  // off <= M
-    if (h.count_base > rem || v > rem - h.count_base)
-      fail_fpc(counts_label, "rows 0.." + to_string(r) + " hold more than num_codes " + to_string(M) + " codes");
-    off += h.count_base + v;
-    col.row_code_offsets[static_cast<std::size_t>(r) + 1] = off;
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
+  for (std::uint64_t k = 0; k * RB < R; ++k) {
+    fpc2::count_block const blk = view.block(k);
+    std::uint64_t blo = ~std::uint64_t{0}, bhi = 0;
+    for (std::uint64_t r = k * RB; r < R && r < (k + 1) * RB; ++r) {
+      std::uint64_t const c = view.count(blk, r - k * RB);  // wraps only if base > 2^64 - 2^60: caught below
+      if (c > M - off || c < blk.base)
+        fail_fpc(counts_label, "rows 0.." + to_string(r) + " hold more than num_codes " + to_string(M) + " codes");
+      off += c;
+      col.row_code_offsets[static_cast<std::size_t>(r) + 1] = off;
+      blo = std::min(blo, c), bhi = std::max(bhi, c);
+    }
+    if (bits > 0 && blo != blk.base)
+      fail_fpc(counts_label, "block " + to_string(k) + ": base " + to_string(blk.base) +
+                               " is not the block's smallest count (" + to_string(blo) + "): not canonical");
+    if (bits > 0 && fpc2::bit_width(bhi - blo) != blk.bits)
+      fail_fpc(counts_label, "block " + to_string(k) + ": width " + to_string(blk.bits) + ", but its largest count - base (" +
+                               to_string(bhi - blo) + ") needs " + to_string(fpc2::bit_width(bhi - blo)) + ": not canonical");
+    lo = std::min(lo, blo), hi = std::max(hi, bhi);
   }
   if (off != M)
     fail_fpc(counts_label, "the row code counts sum to " + to_string(off) + " != num_codes " + to_string(M));
-  if (R > 0 && lo != 0)
-    fail_fpc("count_base", to_string(h.count_base) + " is not the smallest row code count (" +
-                             to_string(h.count_base + lo) + "): not canonical");
-  if (R > 0 && fpc2::bit_width(hi) != static_cast<int>(bits))
-    fail_fpc("count_bits", to_string(bits) + ", but the largest count - count_base (" + to_string(hi) + ") needs " +
-                             to_string(fpc2::bit_width(hi)) + ": not canonical");
+  if (R > 0 && lo != h.count_base)
+    fail_fpc("count_base", to_string(h.count_base) + " is not the smallest row code count (" + to_string(lo) +
+                             "): not canonical");
+  if (R > 0 && fpc2::bit_width(hi - lo) != static_cast<int>(bits))
+    fail_fpc("count_bits", to_string(bits) + ", but the largest count - count_base (" + to_string(hi - lo) + ") needs " +
+                             to_string(fpc2::bit_width(hi - lo)) + ": not canonical");
 
   // ---- Row byte offsets from the token lengths ------------------------------------------------
   std::vector<std::uint8_t> len(static_cast<std::size_t>(N));

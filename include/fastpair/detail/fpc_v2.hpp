@@ -8,8 +8,10 @@
  *
  * Why a version 2: version 1 stores 8-16 bytes of row offsets per row, more than the codes on
  * columns of short rows, and a sequential checksum that a GPU cannot verify. Version 2 stores
- * one bit-packed code count per row (frame of reference: count - count_base in count_bits bits;
- * 0 bits when every row has the same count), places every payload at a 16-byte aligned offset
+ * one bit-packed code count per row, in blocks of 1 024 rows that each have their own frame of
+ * reference (the block's smallest count and the width of its largest count above that: a column
+ * whose row lengths drift, or has a few long rows, pays the wide width only where they are; no
+ * bits at all when every row has the same count), places every payload at a 16-byte aligned offset
  * so that an uploaded image can be read in place, and checksums sections with a sum of
  * per-word hashes that a GPU reduces at memory bandwidth. Decoded row lengths are not stored:
  * they follow from the codes and the dictionary, so there is nothing to contradict them.
@@ -32,13 +34,14 @@ inline constexpr std::size_t header_bytes      = 96;  ///< fixed header, checksu
 inline constexpr std::size_t section_header_bytes = 32;  ///< id, reserved, size, checksum, reserved
 inline constexpr std::uint32_t num_sections    = 5;
 inline constexpr std::size_t alignment         = 16;  ///< every section header and payload starts here
+inline constexpr std::uint64_t count_block_rows = 1024;  ///< rows per block of the row code counts
 
 /** Header field offsets (bytes). */
 namespace at {
 inline constexpr std::size_t magic = 0, version = 8, codec = 12, flags = 13, count_bits = 14, reserved15 = 15,
                              stride = 16, num_sections = 20, num_tokens = 24, num_codes = 32, num_rows = 40,
                              sidecar_entries = 48, decoded_bytes = 56, count_base = 64, dict_bytes = 72,
-                             reserved80 = 80, checksum = 88;
+                             counts_size = 80, checksum = 88;
 }
 
 /** Section ids, in file order. */
@@ -100,24 +103,72 @@ FASTPAIR_HOST_DEVICE constexpr int bit_width(std::uint64_t max_delta) noexcept
   return b;
 }
 
-/** Bytes of R row counts of b bits. */
+/** Bytes of R row counts of b bits, LSB first (a block's values; the most section 4 can hold
+ *  beyond its directory, every block at the column's count_bits). */
 FASTPAIR_HOST_DEVICE constexpr std::uint64_t count_bytes(std::uint64_t rows, int bits) noexcept
 {
   // rows * bits may exceed 64 bits only for absurd headers; callers check rows against the file size
   return (rows / 8) * static_cast<std::uint64_t>(bits) + ((rows % 8) * static_cast<std::uint64_t>(bits) + 7) / 8;
 }
 
-/** Value r of a little-endian, LSB-first bit-packed array of b-bit values held in 64-bit words
- *  (`words` must hold every word a value touches: the payload rounded up to 8 bytes). */
-FASTPAIR_HOST_DEVICE inline std::uint64_t unpack(std::uint64_t const* words, std::uint64_t r, int bits) noexcept
+/** Section 4 (row code counts) holds, when count_bits > 0, a directory of one 16-byte entry per
+ *  block of count_block_rows rows (u64 base: the block's smallest count; u64 `at << 8 | width`:
+ *  the block's values start at byte 128 x at of the values, width bits each, at = the widths of
+ *  the blocks before it), then the values. Bytes of the directory of R rows. */
+FASTPAIR_HOST_DEVICE constexpr std::uint64_t count_directory_bytes(std::uint64_t rows, int bits) noexcept
 {
-  if (bits == 0) return 0;
-  std::uint64_t const p  = r * static_cast<std::uint64_t>(bits);
-  unsigned const sh      = static_cast<unsigned>(p % 64);
-  std::uint64_t v        = words[p / 64] >> sh;
-  if (sh + static_cast<unsigned>(bits) > 64) v |= words[p / 64 + 1] << (64 - sh);
-  return bits == 64 ? v : v & ((std::uint64_t{1} << bits) - 1);
+  return bits == 0 ? 0 : 16 * (rows / count_block_rows + (rows % count_block_rows != 0));  // rows up to 2^64 - 2
 }
+
+/** One block of the row code counts: count of its row i = base + value i of `bits` bits at word
+ *  `first_word` of the section (in 64-bit words), read through block_counts::count. */
+struct count_block {
+  std::uint64_t base       = 0;
+  std::uint64_t first_word = 0;
+  int bits                 = 0;
+};
+
+/**
+ * The row code counts as a device column (or a host reader) holds them: section 4's `size`
+ * payload bytes in little-endian 64-bit words, zero-padded to size / 8 + 2 words; `blocks`
+ * directory entries; `base` and `bits` the header's count_base and count_bits. Reads stay inside
+ * those words whatever the directory says (a corrupt entry gives wrong counts, which the checks
+ * of the directory and of the counts' sum report), so a kernel may read counts before they are
+ * checked.
+ */
+struct block_counts {
+  std::uint64_t const* words = nullptr;
+  std::uint64_t size         = 0;
+  std::uint64_t blocks       = 0;
+  std::uint64_t base         = 0;
+  int bits                   = 0;
+
+  FASTPAIR_HOST_DEVICE std::uint64_t n_words() const noexcept { return size / 8 + 2; }
+  FASTPAIR_HOST_DEVICE count_block block(std::uint64_t k) const noexcept
+  {
+    if (bits == 0 || 2 * k + 1 >= n_words()) return {base, 0, 0};
+    std::uint64_t const at = words[2 * k + 1];
+    std::uint64_t const w  = at & 0xFF;
+    std::uint64_t const o  = at >> 8 < size ? at >> 8 : size;  // clamped: 16 o cannot wrap
+    return {words[2 * k], 2 * blocks + 16 * o, static_cast<int>(w < 64 ? w : 64)};
+  }
+  /** Count of row i of block b (i < count_block_rows). */
+  FASTPAIR_HOST_DEVICE std::uint64_t count(count_block const& b, std::uint64_t i) const noexcept
+  {
+    if (b.bits == 0) return b.base;
+    std::uint64_t const p = i * static_cast<std::uint64_t>(b.bits);
+    std::uint64_t w       = b.first_word + p / 64;
+    w                     = w < n_words() - 2 ? w : n_words() - 2;  // words w and w + 1 exist
+    unsigned const sh     = static_cast<unsigned>(p % 64);
+    std::uint64_t v       = words[w] >> sh;
+    if (sh + static_cast<unsigned>(b.bits) > 64) v |= words[w + 1] << (64 - sh);
+    return b.base + (b.bits == 64 ? v : v & ((std::uint64_t{1} << b.bits) - 1));
+  }
+  FASTPAIR_HOST_DEVICE std::uint64_t count(std::uint64_t r) const noexcept
+  {
+    return count(block(r / count_block_rows), r % count_block_rows);
+  }
+};
 
 /** Where each section of a version-2 image lies (payload offsets and sizes), from the header's
  *  counts alone. */

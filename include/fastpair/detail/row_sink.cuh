@@ -32,13 +32,10 @@
 
 namespace fastpair::detail {
 
-/** The bit-packed row code counts as the kernels read them. */
-struct row_counts_view {
-  std::uint64_t const* words = nullptr;  ///< the stored bit stream, padded to whole 8-byte words + 8
-  std::uint64_t base         = 0;        ///< count of row r = base + value r
-  std::uint64_t num_rows     = 0;
-  int bits                   = 0;
-  __device__ std::uint64_t count(std::uint64_t r) const { return base + fpc2::unpack(words, r, bits); }
+/** The stored row code counts (section 4, as uploaded: blocks of fpc2::count_block_rows rows,
+ *  each with its base and width) as the kernels read them. */
+struct row_counts_view : fpc2::block_counts {
+  std::uint64_t num_rows = 0;
 };
 
 /** Entry s of segment_rows: the first row whose first code is >= min(s·S, num_codes), and that

@@ -61,7 +61,10 @@ enum prepare_flag : std::uint32_t {
   counts_exceed_codes    = 1u,  ///< a prefix of the row code counts passes num_codes
   stored_sidecar_differs = 2u,  ///< a stored sidecar entry disagrees with the token lengths
   dictionary_shape_bad   = 4u,  ///< a token length outside 1..max, or FSST-12's codes < 256 not the bytes
+  count_directory_bad    = 8u,  ///< a block of the row code counts: width, values' place or the section's size
 };
+
+static_assert(row_block_rows == fpc2::count_block_rows, "a row index block is a block of the stored counts");
 
 /** sum += the word hashes of bytes [0, n) of `data` (8-byte aligned), `data` being word
  *  `first_word` of its section (a section checksummed in pieces: the sums add up); where
@@ -94,9 +97,13 @@ FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t
 }
 
 /** block_codes[k] = codes of rows [k·RB, (k+1)·RB), one warp per block, saturated at num_codes + 1
- *  (anything above num_codes is an error, and saturation keeps the later scan from wrapping). */
+ *  (anything above num_codes is an error, and saturation keeps the later scan from wrapping).
+ *  Lane 0 also checks the block's directory entry (fpc2::block_counts): its width at most
+ *  count_bits, its values right after the previous block's, and, for the last block, the
+ *  section's size; a failure sets count_directory_bad. */
 FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_view counts, std::uint64_t num_codes,
-                                                                   std::uint64_t* block_codes, std::uint64_t blocks)
+                                                                   std::uint64_t* block_codes, std::uint64_t blocks,
+                                                                   prepare_report* report)
 {
   unsigned const lane        = threadIdx.x & 31u;
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
@@ -104,10 +111,20 @@ FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_vi
   for (std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; k < blocks; k += nwarps) {
     std::uint64_t const r0 = k * row_block_rows;
     std::uint64_t const r1 = min(r0 + row_block_rows, counts.num_rows);
-    std::uint64_t s        = 0;
-    for (std::uint64_t r = r0 + lane; r < r1; r += 32) s = min(s + min(counts.count(r), cap), cap);
+    fpc2::count_block const b = counts.block(k);
+    std::uint64_t s           = 0;
+    for (std::uint64_t r = r0 + lane; r < r1; r += 32) s = min(s + min(counts.count(b, r - r0), cap), cap);
     for (int d = 16; d > 0; d /= 2) s = min(s + __shfl_down_sync(0xFFFFFFFFu, s, d), cap);  // <= 2 cap: no wrap
     if (lane == 0) block_codes[k] = s;
+    if (lane == 0 && counts.bits > 0) {  // the header keeps the section at >= 16 bytes per block
+      std::uint64_t const e = counts.words[2 * k + 1], w = e & 0xFF, at = e >> 8;  // at < 2^56
+      bool bad = w > static_cast<std::uint64_t>(counts.bits) || (k == 0 && at != 0);
+      if (k + 1 < blocks) bad = bad || counts.words[2 * k + 3] >> 8 != at + w;
+      else
+        bad = bad || at > counts.size / 128 ||
+              16 * blocks + 128 * at + fpc2::count_bytes(r1 - r0, static_cast<int>(w)) != counts.size;
+      if (bad) atomicOr(&report->flags, count_directory_bad);
+    }
   }
 }
 

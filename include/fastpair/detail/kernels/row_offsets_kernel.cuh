@@ -6,7 +6,8 @@
  * per-row offsets (16 bytes per row, more than the codes of a column of short rows), only the
  * stored bit-packed code count of each row and a row index every row_block_rows rows.
  *
- * Design. One block per row block of the index (1 024 rows, 4 per thread):
+ * Design. One block per row block of the index (1 024 rows, 4 per thread; a block of the stored
+ * counts, with its own base and width):
  *   1 counts    each thread unpacks its rows' code counts; a block scan gives each row's first
  *               code, kept in shared memory (no scan where every row has the same count:
  *               count_bits = 0).
@@ -75,6 +76,7 @@ __device__ __forceinline__ void block_first_codes(row_counts_view const& counts,
                                                   typename cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage& temp)
 {
   constexpr int PER = RB / T;
+  static_assert(RB == fpc2::count_block_rows, "the rows of one block of the stored counts");
   using scan64_t    = cub::BlockScan<std::uint64_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   if (counts.bits == 0) {  // every row has count_base codes: no scan
     std::uint64_t const base = counts.base;
@@ -84,11 +86,12 @@ __device__ __forceinline__ void block_first_codes(row_counts_view const& counts,
       start[j]              = base != 0 && j > (M - cb) / base ? M : cb + j * base;
     }
   } else {
+    fpc2::count_block const b = counts.block(r_first / RB);  // RB = the stored counts' blocks
     std::uint64_t c[PER], s = 0;
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
-      std::uint64_t const r = r_first + threadIdx.x * PER + q;
-      c[q]                  = r < r_first + nr ? min(counts.count(r), M) : 0;
+      std::uint64_t const i = threadIdx.x * PER + q;
+      c[q]                  = i < nr ? min(counts.count(b, i), M) : 0;
       s                     = min(s + c[q], M + 1);  // at most PER (M + 1): no wrap
     }
     std::uint64_t ex = 0;
