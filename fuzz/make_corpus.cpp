@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the seed corpus of the .fpc fuzzer: small valid files of each codec (with and without a
 // sidecar, empty column, empty rows, long tokens), each in version 1 (<name>.fpc) and version 2
-// (<name>_v2.fpc), plus version-2 columns of equal row counts (count_bits 0) and of rows without
-// codes. Usage: make_corpus <output folder>
+// (<name>_v2.fpc), plus version-2 columns of equal row counts (count_bits 0), of rows without
+// codes, and of 2 100 rows whose three blocks of row code counts have different widths (one of
+// them 0). Usage: make_corpus <output folder>
 #include <fastpair/io.hpp>
 
 #include "../tests/utils/columns.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -42,6 +44,10 @@ int main(int argc, char** argv)
     both("emptyrows", make_column(c, {"ab"}, {{}, {256, 97}, {}}, 1));
     write_fpc(dir + "/" + n + "_equalrows_v2.fpc", make_column(c, {"ab"}, {{97, 98}, {256, 97}, {98, 98}}, 2));
     write_fpc(dir + "/" + n + "_nocodes_v2.fpc", make_column(c, {}, {{}, {}, {}}));
+    std::vector<std::vector<std::uint16_t>> blocks(2100);  // counts 0..1, all 3, 2..9
+    for (std::size_t r = 0; r < blocks.size(); ++r)
+      blocks[r].assign(r < 1024 ? r % 2 : r < 2048 ? 3 : 2 + r % 8, static_cast<std::uint16_t>(97 + r % 3));
+    write_fpc(dir + "/" + n + "_blocks_v2.fpc", make_column(c, {"ab"}, blocks, 64));
   }
   return 0;
 }

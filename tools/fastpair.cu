@@ -644,6 +644,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
     o << "{\"file\":\"" << json_escape(name) << "\",\"file_bytes\":" << file_bytes << ",\"version\":" << version
       << ",\"codec\":\"" << codec_name(col.kind) << "\",\"flags\":" << flags << ",\"row_code_offset_width\":" << w_codes
       << ",\"row_byte_offset_width\":" << w_bytes << ",\"count_bits\":" << count_bits
+      << ",\"count_section_bytes\":" << fh.layout.size[4]
       << ",\"count_base\":" << fh.count_base << ",\"rows\":" << col.num_rows() << ",\"empty_rows\":" << empty_rows
       << ",\"codes\":" << col.num_codes << ",\"decoded_bytes\":" << decoded << ",\"dictionary_entries\":" << n_tok
       << ",\"dictionary_capacity\":" << code_space(col.kind) << ",\"dictionary_bytes\":" << dict_bytes
@@ -688,8 +689,10 @@ int cmd_inspect(std::vector<std::string> const& argv)
   if (version == fpc_version_1)
     std::printf("  row offsets      codes u%d, bytes u%d\n", 8 * w_codes, 8 * w_bytes);
   else
-    std::printf("  row code counts  %d bits each, plus %" PRIu64 " (row lengths rebuilt from the codes)\n", count_bits,
-                fh.count_base);
+    std::printf("  row code counts  %" PRIu64 " B (%.2f bits per row): per 1 024 rows a base and a width of at most %d "
+                "bits; the smallest count %" PRIu64 " (row lengths rebuilt from the codes)\n",
+                fh.layout.size[4], col.num_rows() ? 8.0 * double(fh.layout.size[4]) / double(col.num_rows()) : 0.0,
+                count_bits, fh.count_base);
   std::printf("  rows             %zu (%" PRIu64 " empty)\n", col.num_rows(), empty_rows);
   std::printf("  codes            %" PRIu64 "\n", col.num_codes);
   std::printf("  decoded bytes    %" PRIu64 " (%s), mean row %.1f B\n", decoded, human_bytes(static_cast<double>(decoded)).c_str(),

@@ -265,8 +265,8 @@ TEST_CASE("fpc_streamer: corrupt images are refused before the damaged group's c
       image_t img = good;
       std::uint8_t* p = payload(img, fpc2::row_code_counts);
       std::uint64_t r = 0;
-      while (get_count(p, r, h.count_bits) == 0) ++r;
-      set_count(p, r, h.count_bits, get_count(p, r, h.count_bits) - 1);
+      while (get_count(p, h, r) == 0) ++r;
+      set_count(p, h, r, get_count(p, h, r) - 1);
       reseal_section(img, fpc2::row_code_counts);
       require_stream_refused(img, "row_code_counts: the rows' code counts do not add up", 0);
       require_stream_refused(img, "row_code_counts: the rows' code counts do not add up", 0, small_groups(false));

@@ -780,7 +780,6 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
     REQUIRE(h.version == 2);
     REQUIRE(h.has_sidecar);
     REQUIRE(h.count_bits > 0);
-    int const bits = h.count_bits;
     if (fastpair::detail::current_arch_bucket() == fastpair::arch_bucket::sm90) {
       // decode_fpc_* of this column in one step write the offsets in the decode kernel: the
       // "one step" decodes of require_refused cover that path on corrupt images
@@ -803,12 +802,12 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
       // Swap the counts of two rows that differ: the sum (and every check but the checksum) holds.
       image_t img = good;
       std::uint8_t* p = payload(img, fpc2::row_code_counts);
-      std::uint64_t const v0 = get_count(p, 0, bits);
+      std::uint64_t const v0 = get_count(p, h, 0);
       std::uint64_t r        = 1;
-      while (get_count(p, r, bits) == v0) ++r;
-      std::uint64_t const vr = get_count(p, r, bits);
-      set_count(p, 0, bits, vr);
-      set_count(p, r, bits, v0);
+      while (get_count(p, h, r) == v0) ++r;
+      std::uint64_t const vr = get_count(p, h, r);
+      set_count(p, h, 0, vr);
+      set_count(p, h, r, v0);
       require_refused(img, "section 4 (row_code_counts): checksum");
     }
     SECTION("a flipped byte in section 4 (row_code_counts)")
@@ -873,14 +872,31 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
         image_t img = good;
         std::uint8_t* p = payload(img, fpc2::row_code_counts);
         std::uint64_t r = 0;  // a row whose value can move by delta within the bits
-        while (delta < 0 ? get_count(p, r, bits) == 0 : get_count(p, r, bits) + 1 >= (std::uint64_t{1} << bits)) ++r;
-        set_count(p, r, bits, get_count(p, r, bits) + static_cast<std::uint64_t>(static_cast<std::int64_t>(delta)));
+        while (delta < 0 ? get_count(p, h, r) == 0 : get_count(p, h, r) + 1 >= (std::uint64_t{1} << count_slot_of(p, h, r).width)) ++r;
+        set_count(p, h, r, get_count(p, h, r) + static_cast<std::uint64_t>(static_cast<std::int64_t>(delta)));
         reseal_section(img, fpc2::row_code_counts);
         require_refused(img, "row_code_counts: the rows' code counts do not add up");
         // Checked without validation too: the counts locate every row.
         fastpair::prepare_options lax;
         lax.validate = false;
         require_refused(img, "row_code_counts: the rows' code counts do not add up", lax);
+      }
+    }
+    SECTION("a block directory of the row code counts that the widths do not give, checksum recomputed")
+    {
+      // Block 1's values one step further on; the last block one bit wider (the section's size no
+      // longer what the widths give). The GPU checks the directory before the counts are used.
+      REQUIRE(h.n_rows > 2 * fpc2::count_block_rows);
+      for (std::uint64_t const k : {std::uint64_t{1}, (h.n_rows - 1) / fpc2::count_block_rows}) {
+        INFO("block " << k);
+        image_t img = good;
+        std::uint8_t* e = payload(img, fpc2::row_code_counts) + 16 * k + 8;
+        put_le64(e, get_le64(e) + (k == 1 ? 1u << 8 : 1u));
+        reseal_section(img, fpc2::row_code_counts);
+        require_refused(img, "section 4 (row_code_counts): its block directory is inconsistent");
+        fastpair::prepare_options lax;
+        lax.validate = false;
+        require_refused(img, "section 4 (row_code_counts): its block directory is inconsistent", lax);
       }
     }
     SECTION("decoded_bytes in the header wrong, header checksum recomputed")

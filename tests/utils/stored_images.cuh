@@ -164,20 +164,34 @@ inline void set_code(codec kind, std::uint8_t* p, std::uint64_t i, std::uint32_t
   }
 }
 
-/** Value r of the bit-packed row code counts (LSB first). */
-inline std::uint64_t get_count(std::uint8_t const* p, std::uint64_t r, int bits)
+/** Where row r's value lies in the stored row code counts (section 4's payload `p` of an image
+ *  with header `h`, count_bits > 0): the bit of `p` where it starts, and its block's width. */
+struct count_slot {
+  std::uint64_t bit;
+  int width;
+};
+inline count_slot count_slot_of(std::uint8_t const* p, fastpair::fpc_header const& h, std::uint64_t r)
 {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bits; ++i) {
-    std::uint64_t const b = r * bits + i;
-    v |= std::uint64_t{(p[b / 8] >> (b % 8)) & 1u} << i;
-  }
+  namespace fpc2            = fastpair::detail::fpc2;
+  std::uint64_t const dir   = fpc2::count_directory_bytes(h.n_rows, h.count_bits);
+  std::uint64_t const k     = r / fpc2::count_block_rows;
+  std::uint64_t const entry = get_le64(p + 16 * k + 8);
+  int const width           = static_cast<int>(entry & 0xFF);
+  return {8 * (dir + 128 * (entry >> 8)) + (r % fpc2::count_block_rows) * static_cast<std::uint64_t>(width), width};
+}
+/** Row r's stored value: its code count less its block's base. */
+inline std::uint64_t get_count(std::uint8_t const* p, fastpair::fpc_header const& h, std::uint64_t r)
+{
+  count_slot const s = count_slot_of(p, h, r);
+  std::uint64_t v    = 0;
+  for (int i = 0; i < s.width; ++i) v |= std::uint64_t{(p[(s.bit + i) / 8] >> ((s.bit + i) % 8)) & 1u} << i;
   return v;
 }
-inline void set_count(std::uint8_t* p, std::uint64_t r, int bits, std::uint64_t v)
+inline void set_count(std::uint8_t* p, fastpair::fpc_header const& h, std::uint64_t r, std::uint64_t v)
 {
-  for (int i = 0; i < bits; ++i) {
-    std::uint64_t const b = r * bits + i;
+  count_slot const s = count_slot_of(p, h, r);
+  for (int i = 0; i < s.width; ++i) {
+    std::uint64_t const b = s.bit + i;
     p[b / 8]              = static_cast<std::uint8_t>((p[b / 8] & ~(1u << (b % 8))) | ((v >> i) & 1u) << (b % 8));
   }
 }
