@@ -205,6 +205,7 @@ class device_column {
     s.stride          = col.sidecar_stride;
     s.count_bits      = counts.bits;
     s.count_base      = counts.base;
+    s.count_directory = counts.directory;
     s.codes           = col.codes.data();
     s.counts          = counts.bytes.data();
     s.count_bytes     = counts.bytes.size();
@@ -537,7 +538,7 @@ class device_column {
     detail::row_counts_view v;
     v.words    = count_words_.data();
     v.size     = count_size_;
-    v.blocks   = detail::fpc2::count_directory_bytes(num_rows_, count_bits_) / 16;
+    v.blocks   = count_directory_ ? detail::fpc2::count_directory_bytes(num_rows_, count_bits_) / 16 : 0;
     v.base     = count_base_;
     v.bits     = count_bits_;
     v.num_rows = num_rows_;
@@ -663,6 +664,7 @@ class device_column {
     std::uint64_t num_codes = 0, num_rows = 0, decoded_bytes = 0, count_base = 0, count_bytes = 0, sidecar_entries = 0;
     std::uint32_t stride       = default_sidecar_stride;
     int count_bits             = 0;
+    bool count_directory       = false;  ///< section 4 has a directory of count blocks
     std::uint8_t const* codes  = nullptr;  ///< packed_code_bytes(kind, num_codes) bytes
     std::uint8_t const* counts = nullptr;  ///< count_bytes bytes
     std::uint64_t const* sidecar = nullptr;  ///< sidecar_entries entries, or null
@@ -710,6 +712,7 @@ class device_column {
     s.stride          = h.stride;
     s.count_bits      = h.count_bits;
     s.count_base      = h.count_base;
+    s.count_directory = h.count_directory;
     s.count_bytes     = h.layout.size[detail::fpc2::row_code_counts];
     s.codes           = image + h.layout.payload_at[detail::fpc2::codes];
     s.counts          = image + h.layout.payload_at[detail::fpc2::row_code_counts];
@@ -835,6 +838,7 @@ class device_column {
   std::uint64_t decoded_bytes_ = 0;
   std::uint64_t count_base_ = 0;
   std::uint64_t count_size_ = 0;  // bytes of the stored counts (section 4)
+  bool count_directory_     = false;  // section 4 has a directory of count blocks
   int count_bits_           = 0;
   std::uint32_t num_tokens_ = 0;
   std::uint32_t stride_     = default_sidecar_stride;
@@ -1193,6 +1197,7 @@ inline device_column device_column::shell_of(stored_sections const& s, cuda::str
   d.count_bits_    = s.count_bits;
   d.count_base_    = s.count_base;
   d.count_size_    = s.count_bytes;
+  d.count_directory_ = s.count_directory;
   d.stride_        = s.stride;
   d.num_tokens_    = static_cast<std::uint32_t>(s.num_tokens);
   d.count_words_   = device_buffer<std::uint64_t>(s.count_bytes / 8 + 2, stream, mr);

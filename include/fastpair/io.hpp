@@ -214,12 +214,13 @@ inline std::uint64_t fpc2_count_bytes_checked(std::uint64_t rows, unsigned bits)
 
 /** A column's row code counts as version 2 stores them (FORMAT.md §3.2): the header's canonical
  *  frame (count_base = the smallest count, count_bits = the width of the largest count -
- *  count_base; both 0 without rows) and section 4's payload (empty when count_bits = 0; else a
- *  directory entry per block of fpc2::count_block_rows rows, then each block's values in the
- *  block's own width). */
+ *  count_base; both 0 without rows) and section 4's payload: empty when count_bits = 0; else,
+ *  where it is smaller (`directory`), a directory entry per block of fpc2::count_block_rows rows
+ *  and each block's values in the block's own width; otherwise every value in count_bits. */
 struct fpc2_counts {
   std::uint64_t base = 0;
   int bits           = 0;
+  bool directory     = false;
   std::vector<std::uint8_t> bytes;
 };
 inline fpc2_counts fpc2_counts_of(compressed_column const& col)
@@ -244,13 +245,19 @@ inline fpc2_counts fpc2_counts_of(compressed_column const& col)
     width[k] = static_cast<std::uint64_t>(fpc2::bit_width(bhi - blo));
     values += fpc2::count_bytes(r1 - k * RB, static_cast<int>(width[k]));  // 128 x width but for the last
   }
+  c.directory = dir + values < fpc2::count_bytes(R, c.bits);
+  if (!c.directory) {  // one frame for every block: no directory, the values at count_bits
+    for (std::uint64_t k = 0; k < B; ++k) base[k] = c.base, width[k] = static_cast<std::uint64_t>(c.bits);
+    values = fpc2::count_bytes(R, c.bits);
+  }
+  std::uint64_t const first_value = c.directory ? 2 * B : 0;  // in words
   // Every block but the last fills 128 x width bytes, so each starts at a whole word.
-  std::vector<std::uint64_t> words((dir + values) / 8 + 2, 0);
+  std::uint64_t const size = (c.directory ? dir : 0) + values;
+  std::vector<std::uint64_t> words(size / 8 + 2, 0);
   std::uint64_t at = 0;  // widths of the blocks before k
   for (std::uint64_t k = 0; k < B; ++k) {
-    words[2 * k]                = base[k];
-    words[2 * k + 1]            = at << 8 | width[k];
-    std::uint64_t const first   = 2 * B + 16 * at;
+    if (c.directory) words[2 * k] = base[k], words[2 * k + 1] = at << 8 | width[k];
+    std::uint64_t const first   = first_value + 16 * at;
     unsigned const b            = static_cast<unsigned>(width[k]);
     for (std::uint64_t r = k * RB, r1 = std::min(R, (k + 1) * RB); r < r1 && b > 0; ++r) {
       std::uint64_t const v = count(r) - base[k], bit = (r - k * RB) * b;
@@ -260,7 +267,7 @@ inline fpc2_counts fpc2_counts_of(compressed_column const& col)
     }
     at += width[k];
   }
-  c.bytes.resize(static_cast<std::size_t>(dir + values));
+  c.bytes.resize(static_cast<std::size_t>(size));
   for (std::size_t i = 0; i < c.bytes.size(); ++i) c.bytes[i] = static_cast<std::uint8_t>(words[i / 8] >> (8 * (i % 8)));
   return c;
 }
@@ -322,6 +329,7 @@ struct fpc_header {
   std::uint8_t w_codes    = 4;  ///< version 1: row code offset width in the file (0 in version 2)
   std::uint8_t w_bytes    = 4;  ///< version 1: row byte offset width in the file (0 in version 2)
   std::uint8_t count_bits = 0;  ///< version 2: bits per row code count (0 in version 1)
+  bool count_directory    = false;  ///< version 2: section 4 has a directory of count blocks
   std::uint32_t stride    = 0;  ///< sidecar stride
   std::uint64_t n_tok     = 0;  ///< dictionary entries
   std::uint64_t num_codes = 0;
@@ -434,7 +442,8 @@ inline std::vector<std::uint8_t> serialize_v2(compressed_column const& col)
   std::memcpy(h + at::magic, fpc_magic, 8);
   store_le32(h + at::version, fpc_version_2);
   h[at::codec]      = static_cast<std::uint8_t>(col.kind);
-  h[at::flags]      = col.sidecar.empty() ? 0 : fpc_flag_sidecar;
+  h[at::flags]      = static_cast<std::uint8_t>((col.sidecar.empty() ? 0 : fpc_flag_sidecar) |
+                                               (f.directory ? fpc2::flag_count_directory : 0));
   h[at::count_bits] = static_cast<std::uint8_t>(f.bits);
   store_le32(h + at::stride, col.sidecar_stride);
   store_le32(h + at::num_sections, fpc2::num_sections);
@@ -597,7 +606,8 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   std::uint8_t const codec_v = data[at::codec];
   std::uint8_t const flags   = data[at::flags];
   if (!is_valid_codec(codec_v)) fail_fpc("codec", to_string(codec_v) + " (expected 1, 2 or 3)");
-  if (flags & ~fpc_flag_sidecar) fail_fpc("flags", to_string(flags) + " has unknown bits set");
+  if (flags & ~(fpc_flag_sidecar | fpc2::flag_count_directory))
+    fail_fpc("flags", to_string(flags) + " has unknown bits set");
   if (data[at::reserved15] != 0)
     fail_fpc("header[15]", "reserved byte is " + to_string(data[at::reserved15]) + ", not 0");
 
@@ -606,6 +616,7 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   h.header_size                  = fpc2::header_bytes;
   h.kind                         = static_cast<codec>(codec_v);
   h.has_sidecar                  = (flags & fpc_flag_sidecar) != 0;
+  h.count_directory              = (flags & fpc2::flag_count_directory) != 0;
   h.w_codes                      = 0;
   h.w_bytes                      = 0;
   h.count_bits                   = data[at::count_bits];
@@ -670,16 +681,22 @@ inline fpc_header parse_fpc_header_v2(std::uint8_t const* data)
   if (M == 0 && R > fpc_v2_max_empty_rows)
     fail_fpc("num_rows", to_string(R) + " rows without codes exceed fpc_v2_max_empty_rows (" +
                            to_string(fpc_v2_max_empty_rows) + ")");
-  // Section 4: nothing with count_bits 0; else the directory (16 bytes per block of rows, so the
-  // rows are bounded by the file) and at most every block's values at count_bits.
+  // Section 4: nothing with count_bits 0; without a directory R values of count_bits; with one,
+  // its 16 bytes per block of rows (so the rows are bounded by the file) and values, fewer bytes
+  // than without (canonical: the directory is stored only where it saves bytes).
+  if (bits == 0 && h.count_directory) fail_fpc("flags", "count directory flag set with count_bits 0");
   if (bits == 0 && counts_size != 0)
     fail_fpc("counts_size", to_string(counts_size) + " with count_bits 0 (must be 0)");
   if (bits > 0) {
-    std::uint64_t const dir = fpc2::count_directory_bytes(R, static_cast<int>(bits));  // R < 2^64: no wrap
-    std::uint64_t const max = checked_add(dir, fpc2_count_bytes_checked(R, bits), "row_code_counts size");
-    if (counts_size < dir || counts_size > max)
-      fail_fpc("counts_size", to_string(counts_size) + " outside " + to_string(dir) + ".." + to_string(max) + " for " +
-                                to_string(R) + " rows of at most " + to_string(bits) + " bits");
+    std::uint64_t const flat = fpc2_count_bytes_checked(R, bits);
+    std::uint64_t const dir  = fpc2::count_directory_bytes(R, static_cast<int>(bits));  // R < 2^64: no wrap
+    if (!h.count_directory && counts_size != flat)
+      fail_fpc("counts_size", to_string(counts_size) + " != " + to_string(flat) + " for " + to_string(R) + " rows of " +
+                                to_string(bits) + " bits without a count directory");
+    if (h.count_directory && (counts_size < dir || counts_size >= flat))
+      fail_fpc("counts_size", to_string(counts_size) + " with a count directory: it must be at least " + to_string(dir) +
+                                " (its directory) and below " + to_string(flat) + " (" + to_string(R) + " rows of " +
+                                to_string(bits) + " bits without one)");
   }
 
   std::uint64_t sizes[fpc2::num_sections + 1] = {};
@@ -998,7 +1015,7 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
   std::uint64_t const cbytes     = l.size[fpc2::row_code_counts];
   std::uint8_t const* cp         = data + l.payload_at[fpc2::row_code_counts];
   std::uint64_t const RB         = fpc2::count_block_rows;
-  std::uint64_t const B          = fpc2::count_directory_bytes(R, static_cast<int>(bits)) / 16;
+  std::uint64_t const B = h.count_directory ? fpc2::count_directory_bytes(R, static_cast<int>(bits)) / 16 : 0;
   std::vector<std::uint64_t> words(static_cast<std::size_t>(cbytes / 8 + 2), 0);
   for (std::uint64_t i = 0; i < cbytes; ++i) words[i / 8] |= std::uint64_t{cp[i]} << (8 * (i % 8));
   // The directory: widths up to count_bits, each block's values right after the previous block's,
@@ -1014,6 +1031,11 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
     at += w;
     last_width = w;
   }
+  if (B == 0 && bits > 0) {  // every value at count_bits
+    std::uint64_t const used = (R % 8) * bits % 8;
+    if (used != 0 && (cp[cbytes - 1] >> used) != 0)
+      fail_fpc(counts_label, "the unused high bits of the last byte are " + to_string(cp[cbytes - 1] >> used) + ", not 0");
+  }
   if (B > 0) {
     std::uint64_t const last_rows = R - (B - 1) * RB;
     std::uint64_t const want = checked_add(checked_add(16 * B, checked_mul(at - last_width, 128, "row_code_counts size"),
@@ -1028,6 +1050,7 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
   fpc2::block_counts const view{words.data(), cbytes, B, h.count_base, static_cast<int>(bits)};
   col.row_code_offsets.assign(static_cast<std::size_t>(R) + 1, 0);
   std::uint64_t off = 0, lo = ~std::uint64_t{0}, hi = 0;
+  std::uint64_t blocked = 0;  // without a directory: the bytes the canonical directory and values would take
   for (std::uint64_t k = 0; k * RB < R; ++k) {
     fpc2::count_block const blk = view.block(k);
     std::uint64_t blo = ~std::uint64_t{0}, bhi = 0;
@@ -1039,10 +1062,11 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
       col.row_code_offsets[static_cast<std::size_t>(r) + 1] = off;
       blo = std::min(blo, c), bhi = std::max(bhi, c);
     }
-    if (bits > 0 && blo != blk.base)
+    blocked += 16 + fpc2::count_bytes(std::min(R - k * RB, RB), fpc2::bit_width(bhi - blo));  // <= 2 x cbytes
+    if (B > 0 && blo != blk.base)
       fail_fpc(counts_label, "block " + to_string(k) + ": base " + to_string(blk.base) +
                                " is not the block's smallest count (" + to_string(blo) + "): not canonical");
-    if (bits > 0 && fpc2::bit_width(bhi - blo) != blk.bits)
+    if (B > 0 && fpc2::bit_width(bhi - blo) != blk.bits)
       fail_fpc(counts_label, "block " + to_string(k) + ": width " + to_string(blk.bits) + ", but its largest count - base (" +
                                to_string(bhi - blo) + ") needs " + to_string(fpc2::bit_width(bhi - blo)) + ": not canonical");
     lo = std::min(lo, blo), hi = std::max(hi, bhi);
@@ -1055,6 +1079,9 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
   if (R > 0 && fpc2::bit_width(hi - lo) != static_cast<int>(bits))
     fail_fpc("count_bits", to_string(bits) + ", but the largest count - count_base (" + to_string(hi - lo) + ") needs " +
                              to_string(fpc2::bit_width(hi - lo)) + ": not canonical");
+  if (B == 0 && bits > 0 && blocked < cbytes)
+    fail_fpc(counts_label, "stored without a count directory in " + to_string(cbytes) + " bytes; blocks of " +
+                             to_string(RB) + " rows with one take " + to_string(blocked) + ": not canonical");
 
   // ---- Row byte offsets from the token lengths ------------------------------------------------
   std::vector<std::uint8_t> len(static_cast<std::size_t>(N));

@@ -886,10 +886,13 @@ TEST_CASE("corrupt version-2 images are refused with a format_error naming the p
     {
       // Block 1's values one step further on; the last block one bit wider (the section's size no
       // longer what the widths give). The GPU checks the directory before the counts are used.
-      REQUIRE(h.n_rows > 2 * fpc2::count_block_rows);
-      for (std::uint64_t const k : {std::uint64_t{1}, (h.n_rows - 1) / fpc2::count_block_rows}) {
+      auto const dict  = ft::make_dictionary(kind, 500, {2, fastpair::max_token_length(kind)}, 41);
+      image_t const with_directory = fastpair::serialize(ft::column_from_codes(
+        kind, dict, rows_of_counts(counts_of_varied_blocks(43), static_cast<std::uint32_t>(dict.size()), 44), 64));
+      REQUIRE(header_of(with_directory).count_directory);
+      for (std::uint64_t const k : {std::uint64_t{1}, std::uint64_t{2}}) {
         INFO("block " << k);
-        image_t img = good;
+        image_t img = with_directory;
         std::uint8_t* e = payload(img, fpc2::row_code_counts) + 16 * k + 8;
         put_le64(e, get_le64(e) + (k == 1 ? 1u << 8 : 1u));
         reseal_section(img, fpc2::row_code_counts);

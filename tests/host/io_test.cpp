@@ -512,24 +512,30 @@ std::vector<count_block_entry> canonical_blocks(std::vector<std::uint64_t> const
 }
 
 // A version-2 image of `col` written independently of serialize(), with the frame, the row code
-// counts and their blocks given (so that tests can write non-canonical or inconsistent counts;
-// `blocks` empty: the canonical ones); checksums valid.
+// counts and their blocks given (so that tests can write non-canonical or inconsistent counts);
+// checksums valid. `blocks` empty: the canonical ones; `directory` -1: a directory where it makes
+// the section smaller (canonical), else as given. Without a directory every block is (base, bits).
 std::vector<std::uint8_t> image_v2(compressed_column const& col, std::uint64_t base, unsigned bits,
-                                   std::vector<std::uint64_t> const& counts, std::vector<count_block_entry> blocks = {})
+                                   std::vector<std::uint64_t> const& counts, std::vector<count_block_entry> blocks = {},
+                                   int directory = -1)
 {
   if (blocks.empty() && bits > 0) blocks = canonical_blocks(counts);
   if (bits == 0) blocks.clear();
   std::uint64_t values = 0;  // block k's values: 128 x width bytes, the last ceil(rows x width / 8)
   for (std::size_t k = 0; k < blocks.size(); ++k)
     values += (std::min<std::uint64_t>(1024, counts.size() - 1024 * k) * blocks[k].width + 7) / 8;
-  std::uint64_t const counts_size = bits == 0 ? 0 : 16 * blocks.size() + values;
+  std::uint64_t const flat = (counts.size() * bits + 7) / 8;
+  if (directory < 0) directory = bits > 0 && 16 * blocks.size() + values < flat;
+  if (!directory)
+    for (auto& e : blocks) e = {base, bits};
+  std::uint64_t const counts_size = bits == 0 ? 0 : directory ? 16 * blocks.size() + values : flat;
   std::uint64_t sizes[6] = {0, col.dict.size(), col.dict.bytes.size(), col.codes.size(), counts_size, 8 * col.sidecar.size()};
   auto const l = fpc2::make_layout(sizes);
   std::vector<std::uint8_t> b(l.file_bytes, 0);
   std::memcpy(&b[0], "FASTPAIR", 8);
   store_le32(&b[8], 2);
   b[12] = static_cast<std::uint8_t>(col.kind);
-  b[13] = col.sidecar.empty() ? 0 : 1;
+  b[13] = static_cast<std::uint8_t>((col.sidecar.empty() ? 0 : 1) | (directory ? 2 : 0));
   b[14] = static_cast<std::uint8_t>(bits);
   store_le32(&b[16], col.sidecar_stride);
   store_le32(&b[20], 5);
@@ -547,9 +553,11 @@ std::vector<std::uint8_t> image_v2(compressed_column const& col, std::uint64_t b
   std::uint64_t at = 0;  // byte of block k's values, after the directory
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     std::uint8_t* const e = &b[l.payload_at[4] + 16 * k];
-    store_le64(e, blocks[k].base);
-    store_le64(e + 8, at / 128 << 8 | blocks[k].width);
-    std::uint8_t* const v = &b[l.payload_at[4] + 16 * blocks.size() + at];
+    if (directory) {
+      store_le64(e, blocks[k].base);
+      store_le64(e + 8, at / 128 << 8 | blocks[k].width);
+    }
+    std::uint8_t* const v = &b[l.payload_at[4] + (directory ? 16 * blocks.size() : 0) + at];
     std::size_t const n   = std::min<std::size_t>(1024, counts.size() - 1024 * k);
     for (std::size_t i = 0; i < n; ++i)  // one bit at a time, LSB first
       for (unsigned j = 0; j < blocks[k].width; ++j)
@@ -609,10 +617,10 @@ TEST_CASE("fpc v2 byte layout matches docs/FORMAT.md", "[io]")
   CHECK(load_le64(&b[56]) == col.decoded_bytes());
   CHECK(load_le64(&b[64]) == 0);  // count_base: row 1 is empty
   CHECK(load_le64(&b[72]) == col.dict.bytes.size());
-  CHECK(load_le64(&b[80]) == 18);  // counts_size: section 4's size
+  CHECK(load_le64(&b[80]) == 2);  // counts_size: section 4's size
   CHECK(load_le64(&b[88]) == fpc_checksum(b.data(), 88));
   std::uint64_t const sizes[6] = {0, 259, col.dict.bytes.size(), 20 /* 13 x 12 bits */,
-                                  18 /* one block: 16-byte entry, 4 x 4 bits */, 40};
+                                  2 /* 4 x 4 bits: no directory, which would take 16 bytes more */, 40};
   std::size_t pos = 96;
   for (std::uint32_t id = 1; id <= 5; ++id) {
     CHECK(pos % 16 == 0);
@@ -624,10 +632,8 @@ TEST_CASE("fpc v2 byte layout matches docs/FORMAT.md", "[io]")
     std::size_t const end = pos + 32 + sizes[id];
     if (id == 1) CHECK(b[pos + 32 + 256] == 16);  // token 256 "GET /index.html " is 16 bytes
     if (id == 4) {
-      CHECK(load_le64(&b[pos + 32]) == 0);  // block 0: base 0
-      CHECK(load_le64(&b[pos + 40]) == 4);  // its values at 0 << 8, width 4
-      CHECK(b[pos + 48] == 0x02);  // rows 0, 1: 2 | 0 << 4
-      CHECK(b[pos + 49] == 0x1A);  // rows 2, 3: 10 | 1 << 4
+      CHECK(b[pos + 32] == 0x02);  // rows 0, 1: 2 | 0 << 4
+      CHECK(b[pos + 33] == 0x1A);  // rows 2, 3: 10 | 1 << 4
     }
     if (id == 5) CHECK(load_le64(&b[pos + 32 + 8]) == col.sidecar[1]);
     pos = (end + 15) / 16 * 16;
@@ -669,22 +675,20 @@ TEST_CASE("fpc v2 example of docs/FORMAT.md §3.5", "[io]")
 {
   // fuzz/corpus/onpair12_emptyrows_v2.fpc
   auto const b = serialize(make_column(codec::onpair12, {"ab"}, {{}, {256, 97}, {}}, 1));
-  CHECK(b.size() == 864);
+  CHECK(b.size() == 848);
   CHECK(fastpair::detail::hex_bytes(b.data(), 96) ==
         "4641535450414952" "02000000" "02" "01" "02" "00" "01000000" "05000000"  // magic .. num_sections
         "0101000000000000" "0200000000000000" "0300000000000000" "0200000000000000"  // N, M, R, sidecar
-        "0300000000000000" "0000000000000000" "0201000000000000" "1100000000000000"  // decoded, base, dict, counts_size
-        "4c9407c826a1a328");  // header checksum, fpc64 of [0, 88)
+        "0300000000000000" "0000000000000000" "0201000000000000" "0100000000000000"  // decoded, base, dict, counts_size
+        "f9479cf84b094a77");  // header checksum, fpc64 of [0, 88)
   CHECK(b[96] == 1);  // section 1 (dict_lengths), payload at 128
   CHECK(load_le64(&b[104]) == 257);
   fpc_header const h = parse_fpc_header(b.data(), b.size());
   CHECK(h.layout.header_at[2] == 400);
   CHECK(h.layout.header_at[3] == 704);
   CHECK(h.layout.header_at[4] == 752);
-  CHECK(h.layout.header_at[5] == 816);
-  CHECK(load_le64(&b[h.layout.payload_at[4]]) == 0);      // block 0: base 0
-  CHECK(load_le64(&b[h.layout.payload_at[4] + 8]) == 2);  // values at 0, width 2
-  CHECK(b[h.layout.payload_at[4] + 16] == 0x08);          // counts 0, 2, 0 in 2 bits each
+  CHECK(h.layout.header_at[5] == 800);
+  CHECK(b[h.layout.payload_at[4]] == 0x08);  // counts 0, 2, 0 in 2 bits each
 }
 
 TEST_CASE("fpc v1 images are still read and written", "[io]")
@@ -822,14 +826,14 @@ TEST_CASE("fpc v2: each header field rejected by name", "[io]")
   expect("version: 3 (this reader supports 1 and 2)");
   m[12] = 4;
   expect("codec: 4");
-  m[13] = 2;
-  expect("flags: 2 has unknown bits set");
+  m[13] = 4;
+  expect("flags: 4 has unknown bits set");
+  m[13] = 3;  // a count directory, which 4 rows do not have room for
+  expect("counts_size: 2 with a count directory: it must be at least 16 (its directory) and below 2");
   m[15] = 1;
   expect("header[15]: reserved byte is 1, not 0");
   m[80] = 1;
-  expect("counts_size: 1 outside 16..18 for 4 rows of at most 4 bits");
-  m[80] = 19;
-  expect("counts_size: 19 outside 16..18");
+  expect("counts_size: 1 != 2 for 4 rows of 4 bits without a count directory");
   m[14] = 65;
   expect("count_bits: 65 > 64");
   store_le32(&m[16], 0);
@@ -858,12 +862,12 @@ TEST_CASE("fpc v2: each header field rejected by name", "[io]")
   expect("count_bits: 5: 4 rows");
   m[14] = 0;
   expect("count_base: 0 x 4 rows = 0 != num_codes 13 with count_bits 0");
-  store_le64(&m[40], std::uint64_t{1} << 62);  // 2^62 rows: a directory of 2^56 bytes, nothing allocated
-  expect("counts_size: 18 outside 72057594037927936..2377900603251621888 for 4611686018427387904 rows");
-  store_le64(&m[40], ~std::uint64_t{0} - 1);  // (2^64 - 2) rows of 4 bits: 2^58 + 2^63 - 1 bytes, fits
-  expect("counts_size: 18 outside 288230376151711744..9511602413006487551");
-  store_le64(&m[40], 1000);  // one block, whose 1 000 values of 4 bits the section cannot hold
-  expect("section 4 (row_code_counts): size 18 != 516 from its block directory");
+  store_le64(&m[40], std::uint64_t{1} << 62);  // 2^62 rows of 4 bits: 2^61 bytes, nothing allocated
+  expect("counts_size: 2 != 2305843009213693952 for 4611686018427387904 rows");
+  store_le64(&m[40], ~std::uint64_t{0} - 1);  // (2^64 - 2) x 4 bits: 2^63 bytes, fits
+  expect("counts_size: 2 != 9223372036854775807");
+  store_le64(&m[40], 1000);  // fits, but not the sections that follow
+  expect("counts_size: 2 != 500");
   store_le64(&m[88], load_le64(&m[88]) ^ 1);
   CHECK_THROWS_WITH(deserialize(m), Contains("header checksum"));  // not fixed up
   m = good;
@@ -877,18 +881,8 @@ TEST_CASE("fpc v2: each header field rejected by name", "[io]")
   m[14] = 9;
   fix_checksums(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("row_code_counts size: 2305843009213693951 x 9 overflows 64 bits"));
-  m[14] = 8;  // 2^64 - 2 bytes of values and a directory: the size overflows
-  fix_checksums(m);
-  CHECK_THROWS_WITH(deserialize(m), Contains("invalid .fpc: row_code_counts size: ") && Contains("overflows 64 bits"));
-  // 7 bits: up to 2^58 + 7 x 2^61 - 1 bytes of counts, which fit; with 2^59 - 1 codes and a
-  // sidecar entry for each, the file does not.
-  m[14] = 7;
-  store_le64(&m[80], (std::uint64_t{1} << 58) + 7 * (std::uint64_t{1} << 61) - 1);
-  std::uint64_t const most = (std::uint64_t{1} << 59) - 1;
-  store_le64(&m[32], most);
-  store_le32(&m[16], 1);
-  store_le64(&m[48], most);
-  store_le64(&m[56], most);
+  m[14] = 8;  // 2^64 - 2 bytes of counts: the file size overflows
+  store_le64(&m[80], ~std::uint64_t{0} - 1);
   fix_checksums(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("invalid .fpc: file size: ") && Contains("overflows 64 bits"));
   m = good;
@@ -934,10 +928,10 @@ TEST_CASE("fpc v2: non-canonical or inconsistent counts and codes", "[io]")
   // The unused high bits of the last counts byte.
   auto m = good;
   auto const l = parse_fpc_header(m.data(), m.size()).layout;
-  REQUIRE(l.size[4] == 17);  // one block: its entry, 4 rows x 2 bits
+  REQUIRE(l.size[4] == 1);  // 4 rows x 2 bits
   auto odd = serialize(make_column(codec::onpair12, {"ab"}, {{97}, {256, 97}, {98, 98, 97}}, 2));  // 3 x 2 bits
   auto const lo = parse_fpc_header(odd.data(), odd.size()).layout;
-  odd[lo.payload_at[4] + 16] |= 0x80;
+  odd[lo.payload_at[4]] |= 0x80;
   fix_checksums(odd);
   CHECK_THROWS_WITH(deserialize(odd), Contains("section 4 (row_code_counts): the unused high bits of the last byte are 2, not 0"));
   // A code >= num_tokens (its checksum fixed): named before anything reads the dictionary with it.
@@ -980,6 +974,8 @@ TEST_CASE("fpc v2: row code counts in blocks of 1 024 rows, each in its own widt
   fpc_header const h = parse_fpc_header(b.data(), b.size());
   CHECK(h.count_base == 1);
   CHECK(h.count_bits == 5);
+  CHECK(h.count_directory);
+  CHECK(b[13] == (1 | 2));  // flags: sidecar, count directory
   std::uint64_t const size = 3 * 16 + 128 * 1 + (552 * 4 + 7) / 8;  // directory, block 0, block 2
   CHECK(h.layout.size[4] == size);
   CHECK(load_le64(&b[80]) == size);
@@ -1015,6 +1011,16 @@ TEST_CASE("fpc v2: row code counts in blocks of 1 024 rows, each in its own widt
   store_le64(&m[h.layout.payload_at[4] + 16], 6);  // block 1's base: its rows would hold 6 codes
   fix_checksums_v2(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("the row code counts sum to " + std::to_string(col.num_codes - 1024)));
+  // The directory is stored exactly where it makes the section smaller.
+  auto const flat = image_v2(col, 1, 5, counts, {}, 0);
+  CHECK(parse_fpc_header(flat.data(), flat.size()).layout.size[4] == fpc2::count_bytes(2600, 5));
+  CHECK_THROWS_WITH(deserialize(flat), Contains("section 4 (row_code_counts): stored without a count directory in 1625 "
+                                                "bytes; blocks of 1024 rows with one take " + std::to_string(size) +
+                                                ": not canonical"));
+  auto const small = make_column(codec::onpair12, {"ab"}, {{97, 98}, {256}, {98, 98, 97}}, 2);
+  CHECK(parse_fpc_header(serialize(small).data(), 96).count_directory == false);
+  CHECK_THROWS_WITH(deserialize(image_v2(small, 1, 2, row_counts(small), {}, 1)),
+                    Contains("counts_size: 17 with a count directory: it must be at least 16 (its directory) and below 1"));
 }
 
 TEST_CASE("fpc v2 refuses more than 2^20 rows without codes; version 1 takes them", "[io]")

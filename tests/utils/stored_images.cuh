@@ -48,6 +48,16 @@ inline std::vector<std::vector<std::uint16_t>> rows_of_counts(std::vector<std::u
   return rows;
 }
 
+/** Row code counts whose three blocks of 1 024 rows differ in width: 0..1 codes, then 4 each
+ *  (width 0), then 900 rows of 3..33; the version-2 image stores a count directory for them. */
+inline std::vector<std::uint64_t> counts_of_varied_blocks(std::uint64_t seed)
+{
+  ft::rng r(seed);
+  std::vector<std::uint64_t> counts(2948);
+  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = i < 1024 ? r.below(2) : i < 2048 ? 4 : 3 + r.below(31);
+  return counts;
+}
+
 /** Synthetic columns of `kind` that stress the stored row code counts and the row index. */
 inline std::vector<named_column> synthetic_columns(codec kind)
 {
@@ -97,6 +107,8 @@ inline std::vector<named_column> synthetic_columns(codec kind)
     for (auto& k : counts) k = 6 + r.below(7);
     out.push_back({"rows of 6-12 codes", ft::column_from_codes(kind, dict, rows_of_counts(counts, n, 22))});
   }
+  // Blocks of row code counts of widths 1, 0 and 5: a count directory (the others have none).
+  out.push_back({"blocks of counts in widths 1, 0, 5", ft::column_from_codes(kind, dict, rows_of_counts(counts_of_varied_blocks(23), n, 24), 96)});
   // A single row; and no row at all.
   out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
   out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
@@ -165,7 +177,8 @@ inline void set_code(codec kind, std::uint8_t* p, std::uint64_t i, std::uint32_t
 }
 
 /** Where row r's value lies in the stored row code counts (section 4's payload `p` of an image
- *  with header `h`, count_bits > 0): the bit of `p` where it starts, and its block's width. */
+ *  with header `h`, count_bits > 0): the bit of `p` where it starts, and its block's width (the
+ *  column's count_bits where the image stores no count directory). */
 struct count_slot {
   std::uint64_t bit;
   int width;
@@ -173,6 +186,7 @@ struct count_slot {
 inline count_slot count_slot_of(std::uint8_t const* p, fastpair::fpc_header const& h, std::uint64_t r)
 {
   namespace fpc2            = fastpair::detail::fpc2;
+  if (!h.count_directory) return {r * h.count_bits, h.count_bits};  // every value at count_bits
   std::uint64_t const dir   = fpc2::count_directory_bytes(h.n_rows, h.count_bits);
   std::uint64_t const k     = r / fpc2::count_block_rows;
   std::uint64_t const entry = get_le64(p + 16 * k + 8);

@@ -35,6 +35,9 @@ inline constexpr std::size_t section_header_bytes = 32;  ///< id, reserved, size
 inline constexpr std::uint32_t num_sections    = 5;
 inline constexpr std::size_t alignment         = 16;  ///< every section header and payload starts here
 inline constexpr std::uint64_t count_block_rows = 1024;  ///< rows per block of the row code counts
+/// Header flags bit 1: section 4 holds a directory of count blocks (else every block has the
+/// column's count_base and count_bits, and no directory is stored).
+inline constexpr std::uint8_t flag_count_directory = 2;
 
 /** Header field offsets (bytes). */
 namespace at {
@@ -111,10 +114,12 @@ FASTPAIR_HOST_DEVICE constexpr std::uint64_t count_bytes(std::uint64_t rows, int
   return (rows / 8) * static_cast<std::uint64_t>(bits) + ((rows % 8) * static_cast<std::uint64_t>(bits) + 7) / 8;
 }
 
-/** Section 4 (row code counts) holds, when count_bits > 0, a directory of one 16-byte entry per
- *  block of count_block_rows rows (u64 base: the block's smallest count; u64 `at << 8 | width`:
- *  the block's values start at byte 128 x at of the values, width bits each, at = the widths of
- *  the blocks before it), then the values. Bytes of the directory of R rows. */
+/** Section 4 (row code counts) holds, when count_bits > 0 and the header's flag_count_directory
+ *  is set, a directory of one 16-byte entry per block of count_block_rows rows (u64 base: the
+ *  block's smallest count; u64 `at << 8 | width`: the block's values start at byte 128 x at of
+ *  the values, width bits each, at = the widths of the blocks before it), then the values; with
+ *  the flag clear, the values alone, every block at count_base and count_bits. Bytes of the
+ *  directory of R rows. */
 FASTPAIR_HOST_DEVICE constexpr std::uint64_t count_directory_bytes(std::uint64_t rows, int bits) noexcept
 {
   return bits == 0 ? 0 : 16 * (rows / count_block_rows + (rows % count_block_rows != 0));  // rows up to 2^64 - 2
@@ -131,7 +136,8 @@ struct count_block {
 /**
  * The row code counts as a device column (or a host reader) holds them: section 4's `size`
  * payload bytes in little-endian 64-bit words, zero-padded to size / 8 + 2 words; `blocks`
- * directory entries; `base` and `bits` the header's count_base and count_bits. Reads stay inside
+ * directory entries (0: no directory, every block at `base` and `bits`); `base` and `bits` the
+ * header's count_base and count_bits. Reads stay inside
  * those words whatever the directory says (a corrupt entry gives wrong counts, which the checks
  * of the directory and of the counts' sum report), so a kernel may read counts before they are
  * checked.
@@ -146,7 +152,9 @@ struct block_counts {
   FASTPAIR_HOST_DEVICE std::uint64_t n_words() const noexcept { return size / 8 + 2; }
   FASTPAIR_HOST_DEVICE count_block block(std::uint64_t k) const noexcept
   {
-    if (bits == 0 || 2 * k + 1 >= n_words()) return {base, 0, 0};
+    if (bits == 0) return {base, 0, 0};
+    if (blocks == 0) return {base, 16 * k * static_cast<std::uint64_t>(bits), bits};  // R x bits / 64 words: no wrap
+    if (2 * k + 1 >= n_words()) return {base, 0, 0};
     std::uint64_t const at = words[2 * k + 1];
     std::uint64_t const w  = at & 0xFF;
     std::uint64_t const o  = at >> 8 < size ? at >> 8 : size;  // clamped: 16 o cannot wrap

@@ -98,7 +98,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void section_checksum_kernel(std::uint8_t
 
 /** block_codes[k] = codes of rows [k·RB, (k+1)·RB), one warp per block, saturated at num_codes + 1
  *  (anything above num_codes is an error, and saturation keeps the later scan from wrapping).
- *  Lane 0 also checks the block's directory entry (fpc2::block_counts): its width at most
+ *  Lane 0 also checks the block's directory entry, where there is one (fpc2::block_counts): its width at most
  *  count_bits, its values right after the previous block's, and, for the last block, the
  *  section's size; a failure sets count_directory_bad. */
 FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_view counts, std::uint64_t num_codes,
@@ -116,7 +116,7 @@ FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_vi
     for (std::uint64_t r = r0 + lane; r < r1; r += 32) s = min(s + min(counts.count(b, r - r0), cap), cap);
     for (int d = 16; d > 0; d /= 2) s = min(s + __shfl_down_sync(0xFFFFFFFFu, s, d), cap);  // <= 2 cap: no wrap
     if (lane == 0) block_codes[k] = s;
-    if (lane == 0 && counts.bits > 0) {  // the header keeps the section at >= 16 bytes per block
+    if (lane == 0 && counts.blocks > 0) {  // the header keeps the section at >= 16 bytes per block
       std::uint64_t const e = counts.words[2 * k + 1], w = e & 0xFF, at = e >> 8;  // at < 2^56
       bool bad = w > static_cast<std::uint64_t>(counts.bits) || (k == 0 && at != 0);
       if (k + 1 < blocks) bad = bad || counts.words[2 * k + 3] >> 8 != at + w;
