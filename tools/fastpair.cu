@@ -644,7 +644,7 @@ int cmd_inspect(std::vector<std::string> const& argv)
     o << "{\"file\":\"" << json_escape(name) << "\",\"file_bytes\":" << file_bytes << ",\"version\":" << version
       << ",\"codec\":\"" << codec_name(col.kind) << "\",\"flags\":" << flags << ",\"row_code_offset_width\":" << w_codes
       << ",\"row_byte_offset_width\":" << w_bytes << ",\"count_bits\":" << count_bits
-      << ",\"count_section_bytes\":" << fh.layout.size[4]
+      << ",\"count_section_bytes\":" << fh.layout.size[4] << ",\"count_directory\":" << (fh.count_directory ? "true" : "false")
       << ",\"count_base\":" << fh.count_base << ",\"rows\":" << col.num_rows() << ",\"empty_rows\":" << empty_rows
       << ",\"codes\":" << col.num_codes << ",\"decoded_bytes\":" << decoded << ",\"dictionary_entries\":" << n_tok
       << ",\"dictionary_capacity\":" << code_space(col.kind) << ",\"dictionary_bytes\":" << dict_bytes
@@ -684,14 +684,16 @@ int cmd_inspect(std::vector<std::string> const& argv)
 
   std::printf("file               %s (%" PRIu64 " B)\n", name.c_str(), file_bytes);
   std::printf("header\n");
-  std::printf("  format           .fpc version %u, codec %s (%d-bit codes), flags 0x%02x (sidecar %s)\n", version,
-              codec_name(col.kind), code_bits(col.kind), flags, (flags & fpc_flag_sidecar) ? "present" : "absent");
+  std::printf("  format           .fpc version %u, codec %s (%d-bit codes), flags 0x%02x (sidecar %s%s)\n", version,
+              codec_name(col.kind), code_bits(col.kind), flags, (flags & fpc_flag_sidecar) ? "present" : "absent",
+              fh.count_directory ? ", count directory" : "");
   if (version == fpc_version_1)
     std::printf("  row offsets      codes u%d, bytes u%d\n", 8 * w_codes, 8 * w_bytes);
   else
-    std::printf("  row code counts  %" PRIu64 " B (%.2f bits per row): per 1 024 rows a base and a width of at most %d "
-                "bits; the smallest count %" PRIu64 " (row lengths rebuilt from the codes)\n",
+    std::printf("  row code counts  %" PRIu64 " B (%.2f bits per row), %s %d bits above the smallest count %" PRIu64
+                " (row lengths rebuilt from the codes)\n",
                 fh.layout.size[4], col.num_rows() ? 8.0 * double(fh.layout.size[4]) / double(col.num_rows()) : 0.0,
+                fh.count_directory ? "in blocks of 1 024 rows with their own base and width, the widest" : "each in",
                 count_bits, fh.count_base);
   std::printf("  rows             %zu (%" PRIu64 " empty)\n", col.num_rows(), empty_rows);
   std::printf("  codes            %" PRIu64 "\n", col.num_codes);
