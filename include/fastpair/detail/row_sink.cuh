@@ -13,9 +13,12 @@
  * How. `segment_rows[s]` (segment_rows_kernel, built from the stored code counts and the row
  * index before the decode) = the first row whose first code is at or after code s·S, and that
  * first code minus s·S. The warp of segment s owns the rows [segment_rows[s].row,
- * segment_rows[s + 1].row): after each batch's scan it takes those that start in the batch, 32 at a
- * time (their counts scanned from the segment's first row), and reads each one's position from the
- * lane that holds its first code (`position_of`, a shuffle). Rows that start after the last decoded
+ * segment_rows[s + 1].row), 32 at a time: each lane holds one row's first code (the window's
+ * counts read and scanned once, from the segment's first row), and after each batch's scan the
+ * lanes whose row starts in the batch read its position from the lane that holds its first code
+ * (`position_of`, a shuffle). Reading and scanning the counts once per 32 rows rather than once
+ * per batch with a row start matters on columns of a few rows per batch, where most of the 32
+ * counts read were thrown away. Rows that start after the last decoded
  * segment's codes (empty rows at the end of the range, and the end entry) take the end position
  * (`write_tail`). Every row is written by exactly one warp. Counts are clamped to
  * num_codes and row indices to [0, row_end], so corrupt counts cannot send a write outside `out`;
@@ -64,44 +67,62 @@ struct row_sink {
   }
 };
 
-/** A warp's rows within its segment (warp-uniform): rows [r, r_end) remain, row r starts at code
- *  fc. 32-bit rows keep the state the decode carries through its batches to four registers. */
+/** A warp's rows within its segment, 32 at a time (warp-uniform but `fc`): rows [r, r_end) remain
+ *  and lane i holds row r + i of the window [r, r + 32). Code positions are relative to the
+ *  segment's first code and saturate at 2^32 - 1, past any segment (strides are 32-bit): `fc` is
+ *  the first code of the lane's row, `next` that of row r + 32. Four registers, as the decode
+ *  carries the cursor through its batches. */
 struct row_cursor {
   std::uint32_t r = 0, r_end = 0;
-  std::uint64_t fc = 0;
+  std::uint32_t next = 0, fc = 0;
 };
 
-/** The rows of segment `seg` (codes from `c_begin`). */
-__device__ __forceinline__ row_cursor rows_of_segment(row_sink const& s, std::uint64_t seg, std::uint64_t c_begin)
+__device__ __forceinline__ std::uint32_t saturate32(std::uint64_t x) { return x < 0xFFFFFFFFu ? static_cast<std::uint32_t>(x) : 0xFFFFFFFFu; }
+
+/** Loads the window at c.r: the lanes' counts (clamped to num_codes), scanned from c.next. */
+__device__ __forceinline__ void load_window(row_sink const& s, row_cursor& c, unsigned lane)
+{
+  using scan_t            = cub::WarpScan<std::uint64_t>;
+  std::uint64_t const r   = std::uint64_t{c.r} + lane;
+  std::uint64_t const cnt = r < c.r_end ? min(s.counts.count(r), s.num_codes) : 0;
+  std::uint64_t incl      = 0;
+  typename scan_t::TempStorage temp;  // shuffle-based: no shared memory
+  scan_t(temp).InclusiveSum(cnt, incl);
+  c.fc   = saturate32(c.next + incl - cnt);
+  c.next = saturate32(c.next + __shfl_sync(0xFFFFFFFFu, incl, 31));
+}
+
+/** The rows of segment `seg`, its first window loaded (if it has rows). */
+__device__ __forceinline__ row_cursor rows_of_segment(row_sink const& s, std::uint64_t seg, unsigned lane)
 {
   segment_row const a = s.segment_rows[seg], b = s.segment_rows[seg + 1];
-  return row_cursor{a.row, static_cast<std::uint32_t>(min(std::uint64_t{b.row}, s.row_end + 1)), c_begin + a.first_code};
+  row_cursor c{a.row, static_cast<std::uint32_t>(min(std::uint64_t{b.row}, s.row_end + 1)), a.first_code, 0};
+  if (c.r < c.r_end) load_window(s, c, lane);
+  return c;
 }
 
 /**
- * Writes the rows of `c` that start among the batch's codes [base, batch_end), whose first output
- * byte is at decoded position `cursor`. Warp-collective; `position_of(i)` (also collective) returns
- * the batch-relative position of the batch's code i, as held by the lanes after the scan.
+ * Writes the rows of `c` that start among the batch's codes [base, end) (relative to the segment's
+ * first code), whose first output byte is at decoded position `cursor`; moves the window on while
+ * all of its rows start before `end`. The counts are read and scanned once per window, not per
+ * batch: a batch where no row starts costs a ballot. Warp-collective; `position_of(i)` (also
+ * collective) returns the batch-relative position of the batch's code i, as held by the lanes
+ * after the scan.
  */
 template <class PositionOf>
-__device__ __forceinline__ void emit_rows(row_sink const& s, row_cursor& c, std::uint64_t base,
-                                          std::uint64_t batch_end, std::uint64_t cursor, unsigned lane,
-                                          PositionOf&& position_of)
+__device__ __forceinline__ void emit_rows(row_sink const& s, row_cursor& c, std::uint32_t base, std::uint32_t end,
+                                          std::uint64_t cursor, unsigned lane, PositionOf&& position_of)
 {
-  using scan_t = cub::WarpScan<std::uint64_t>;
-  while (c.r < c.r_end && c.fc < batch_end) {  // warp-uniform; lane 0's row starts in the batch
-    std::uint64_t const r   = std::uint64_t{c.r} + lane;
-    std::uint64_t const cnt = r < c.r_end ? min(s.counts.count(r), s.num_codes) : 0;
-    std::uint64_t incl      = 0;
-    typename scan_t::TempStorage temp;  // shuffle-based: no shared memory
-    scan_t(temp).InclusiveSum(cnt, incl);
-    std::uint64_t const fc = c.fc + incl - cnt;
-    bool const here        = r < c.r_end && fc < batch_end;  // a prefix of the lanes (fc ascends)
-    unsigned const n       = __popc(__ballot_sync(0xFFFFFFFFu, here));
-    std::uint32_t const p  = position_of(here ? static_cast<std::uint32_t>(fc - base) : 0u);
-    if (here) s.put(r, cursor + p);
-    c.fc += __shfl_sync(0xFFFFFFFFu, incl, n - 1);
-    c.r += n;
+  for (;;) {
+    std::uint64_t const r = std::uint64_t{c.r} + lane;
+    bool const here       = r < c.r_end && c.fc >= base && c.fc < end;  // rows start in one batch only
+    if (__ballot_sync(0xFFFFFFFFu, here) != 0) {                      // warp-uniform
+      std::uint32_t const p = position_of(here ? c.fc - base : 0u);
+      if (here) s.put(r, cursor + p);
+    }
+    if (c.next >= end || std::uint64_t{c.r} + 32 >= c.r_end) return;  // the window's rows are not all done
+    c.r += 32;
+    load_window(s, c, lane);
   }
 }
 

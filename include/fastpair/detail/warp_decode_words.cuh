@@ -195,14 +195,16 @@ __device__ __forceinline__ std::uint32_t code_bits_of(config_view<Config> const&
  * bytes. `Full`: the whole batch lies before `c_end` (every batch of a segment but its last), so
  * the per-code bounds tests and the zeroing of codes past the segment compile away. `WritesRows`:
  * step 7 writes the offsets of the rows that start in the batch to `rows` (a kernel of its own:
- * the hook costs registers, and a runtime test of it slowed the plain decode).
+ * the hook costs registers, and a runtime test of it slowed the plain decode); `c_begin`, the
+ * segment's first code, is the origin of the row cursor's positions.
  */
 template <class Config, bool Full, bool WritesRows>
 __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> const& col, std::uint64_t base,
                                                             std::uint64_t c_end, std::uint64_t cursor,
                                                             unsigned char* out, std::uint64_t window_begin,
                                                             std::uint64_t capacity, unsigned char* smem, unsigned lane,
-                                                            std::uint32_t& errors, row_sink const& rows, row_cursor& rc)
+                                                            std::uint32_t& errors, row_sink const& rows, row_cursor& rc,
+                                                            std::uint64_t c_begin)
 {
   constexpr int K     = Config::tokens_per_thread;
   constexpr int W     = Config::low_plane_bytes;
@@ -327,7 +329,8 @@ __device__ __forceinline__ std::uint32_t decode_batch_words(config_view<Config> 
   // 7. the offsets of the rows that start in this batch (row_sink.cuh): code base + lK + k is at
   // lane l's off plus its tokens before k. After the drain, where the token registers are free.
   if constexpr (WritesRows)
-    emit_rows(rows, rc, base, min(base + BATCH, c_end), cursor, lane, [&](std::uint32_t i) {
+    emit_rows(rows, rc, static_cast<std::uint32_t>(base - c_begin),
+              static_cast<std::uint32_t>(min(base + BATCH, c_end) - c_begin), cursor, lane, [&](std::uint32_t i) {
       std::uint32_t const src = i / K, k = i % K;
       std::uint32_t const o = __shfl_sync(0xFFFFFFFFu, off, src);
       std::uint32_t const n = __shfl_sync(0xFFFFFFFFu, nibbles, src) & ((1u << (4 * k)) - 1u);  // k <= 7
@@ -355,15 +358,15 @@ __device__ __forceinline__ void warp_decode_segment_words(config_view<Config> co
   std::uint64_t cursor        = col.sidecar[seg];
   std::uint32_t errors        = 0;
   row_cursor rc{};  // the rows whose offsets this warp writes (row_sink.cuh)
-  if constexpr (WritesRows) rc = rows_of_segment(rows, seg, c_begin);
+  if constexpr (WritesRows) rc = rows_of_segment(rows, seg, lane);
 
   for (std::uint64_t base = c_begin; base < c_end; base += BATCH) {
     if (base + BATCH <= c_end)  // warp-uniform
       cursor += decode_batch_words<Config, true, WritesRows>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                    lane, errors, rows, rc);
+                                                    lane, errors, rows, rc, c_begin);
     else
       cursor += decode_batch_words<Config, false, WritesRows>(col, base, c_end, cursor, out, window_begin, capacity, smem,
-                                                     lane, errors, rows, rc);
+                                                     lane, errors, rows, rc, c_begin);
   }
 
   if (lane == 0 && cursor != col.sidecar[seg + 1]) errors |= sidecar_mismatch;
