@@ -258,10 +258,12 @@ struct prepare_pipeline {
 
 /** Decoded bytes per row from which decode_fpc_* have the decode kernel write the row offsets
  *  itself (row_sink.cuh) rather than a pass beside it that reads the codes again
- *  (row_offsets_from_codes_kernel). The kernel's cost grows with the rows (a count, a scan and two
- *  shuffles per row), the pass's with the codes: on the 12 shared columns (H100) the kernel won
- *  by 0 … 8 % on every column of 57 bytes per row or more and lost up to 24 % on columns of 12 to
- *  27 bytes per row (docs/notes/offsets-in-decode-2026-12-07.md). */
+ *  (row_offsets_from_codes_kernel). The kernel's cost grows with the rows (a count and a scan per
+ *  32 rows, a ballot and two shuffles per batch with a row start), the pass's with the codes. On
+ *  the 12 shared columns (H100) the kernel won on the columns of 57 bytes per row or more; with
+ *  the row windows of row_sink.cuh it still loses 3–23 % on tpch_o_clerk, tpch_l_shipinstruct and
+ *  tpch_l_comment (12–27 bytes per row) and is within ±4 % on tpch_c_address
+ *  (docs/notes/offsets-in-decode-2026-12-07.md, docs/notes/row-hook-windows-2026-12-07.md). */
 inline constexpr std::uint64_t offsets_in_decode_min_bytes_per_row = 48;
 
 /** Whether decode_fpc_* have the decode kernel write the row offsets of `col` where one step holds
