@@ -18,9 +18,8 @@
  * lanes whose row starts in the batch read its position from the lane that holds its first code
  * (`position_of`, a shuffle). Reading and scanning the counts once per 32 rows rather than once
  * per batch with a row start matters on columns of a few rows per batch, where most of the 32
- * counts read were thrown away. Rows that start after the last decoded
- * segment's codes (empty rows at the end of the range, and the end entry) take the end position
- * (`write_tail`). Every row is written by exactly one warp. Counts are clamped to
+ * counts read were thrown away. Rows that start after the last decoded segment's codes (empty
+ * rows at the end of the range, and the end entry) take the end position (`write_tail`). Every row is written by exactly one warp. Counts are clamped to
  * num_codes and row indices to [0, row_end], so corrupt counts cannot send a write outside `out`;
  * the index is zeroed before it is built, so counts that do not add up (an image the preparation
  * refuses) leave no entry undefined.
@@ -77,7 +76,10 @@ struct row_cursor {
   std::uint32_t next = 0, fc = 0;
 };
 
-__device__ __forceinline__ std::uint32_t saturate32(std::uint64_t x) { return x < 0xFFFFFFFFu ? static_cast<std::uint32_t>(x) : 0xFFFFFFFFu; }
+__device__ __forceinline__ std::uint32_t saturate32(std::uint64_t x)
+{
+  return x < 0xFFFFFFFFu ? static_cast<std::uint32_t>(x) : 0xFFFFFFFFu;
+}
 
 /** Loads the window at c.r: the lanes' counts (clamped to num_codes), scanned from c.next. */
 __device__ __forceinline__ void load_window(row_sink const& s, row_cursor& c, unsigned lane)
