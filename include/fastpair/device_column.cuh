@@ -141,7 +141,7 @@ class device_column {
                                     arch_bucket arch = detail::current_arch_bucket())
   {
     std::uint64_t const n = col.num_codes, rows = col.num_rows();
-    std::uint64_t const count_bytes = detail::fpc2_counts_of(col).bytes.size();
+    std::uint64_t const count_bytes = detail::fpc2_count_plan_of(col).size;
     std::uint64_t const blocks      = (rows + detail::row_block_rows - 1) / detail::row_block_rows + 1;
     std::uint64_t bytes = (opt.borrow_codes ? 0 : packed_code_bytes(col.kind, n) + 1) + std::uint64_t{code_space(col.kind)} * 17 + 2 * 512 +  // codes, planes (+ alignment)
                           (col.sidecar_entries() + 1) * 8 + (count_bytes / 8 + 2) * 8 + 2 * blocks * 8 + 4;

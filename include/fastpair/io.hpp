@@ -212,75 +212,93 @@ inline std::uint64_t fpc2_count_bytes_checked(std::uint64_t rows, unsigned bits)
   return checked_add(whole, ((rows % 8) * bits + 7) / 8, "row_code_counts size");
 }
 
-/** A column's row code counts as version 2 stores them (FORMAT.md §3.2): the header's canonical
- *  frame (count_base = the smallest count, count_bits = the width of the largest count -
- *  count_base; both 0 without rows) and section 4's payload: empty when count_bits = 0; else,
- *  where it is smaller (`directory`), a directory entry per block of fpc2::count_block_rows rows
- *  and each block's values in the block's own width; otherwise every value in count_bits. */
-struct fpc2_counts {
+/** How a column's row code counts are stored in version 2 (FORMAT.md §3.2), without the bytes:
+ *  the header's canonical frame (count_base = the smallest count, count_bits = the width of the
+ *  largest count - count_base; both 0 without rows) and section 4's layout and size: empty when
+ *  count_bits = 0; else, where it is smaller (`directory`), a directory entry per block of
+ *  fpc2::count_block_rows rows and each block's values in the block's own width; otherwise every
+ *  value in count_bits. What the section's size alone needs (fpc_file_bytes, device_bytes). */
+struct fpc2_count_plan {
   std::uint64_t base = 0;
   int bits           = 0;
   bool directory     = false;
-  std::vector<std::uint8_t> bytes;
+  std::uint64_t size = 0;  ///< section 4's payload bytes
+  /// Per block of count_block_rows rows (none when bits = 0): its base and width as stored
+  /// (count_base and count_bits for every block without a directory).
+  std::vector<std::uint64_t> block_base, block_width;
 };
-inline fpc2_counts fpc2_counts_of(compressed_column const& col)
+inline fpc2_count_plan fpc2_count_plan_of(compressed_column const& col)
 {
   std::uint64_t const R = col.num_rows(), RB = fpc2::count_block_rows;
   auto count            = [&](std::uint64_t r) { return col.row_code_offsets[r + 1] - col.row_code_offsets[r]; };
-  fpc2_counts c;
-  if (R == 0) return c;
+  fpc2_count_plan p;
+  if (R == 0) return p;
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
   for (std::uint64_t r = 0; r < R; ++r) lo = std::min(lo, count(r)), hi = std::max(hi, count(r));
-  c.base = lo;
-  c.bits = fpc2::bit_width(hi - lo);
-  if (c.bits == 0) return c;
-  std::uint64_t const dir = fpc2::count_directory_bytes(R, c.bits), B = dir / 16;
-  std::vector<std::uint64_t> base(B), width(B);
+  p.base = lo;
+  p.bits = fpc2::bit_width(hi - lo);
+  if (p.bits == 0) return p;
+  std::uint64_t const dir = fpc2::count_directory_bytes(R, p.bits), B = dir / 16;
+  p.block_base.resize(B), p.block_width.resize(B);
   std::uint64_t values = 0;  // bytes of the values
   for (std::uint64_t k = 0; k < B; ++k) {
     std::uint64_t const r1 = std::min(R, (k + 1) * RB);
     std::uint64_t blo = ~std::uint64_t{0}, bhi = 0;
     for (std::uint64_t r = k * RB; r < r1; ++r) blo = std::min(blo, count(r)), bhi = std::max(bhi, count(r));
-    base[k]  = blo;
-    width[k] = static_cast<std::uint64_t>(fpc2::bit_width(bhi - blo));
-    values += fpc2::count_bytes(r1 - k * RB, static_cast<int>(width[k]));  // 128 x width but for the last
+    p.block_base[k]  = blo;
+    p.block_width[k] = static_cast<std::uint64_t>(fpc2::bit_width(bhi - blo));
+    values += fpc2::count_bytes(r1 - k * RB, static_cast<int>(p.block_width[k]));  // 128 x width but for the last
   }
-  c.directory = dir + values < fpc2::count_bytes(R, c.bits);
-  if (!c.directory) {  // one frame for every block: no directory, the values at count_bits
-    for (std::uint64_t k = 0; k < B; ++k) base[k] = c.base, width[k] = static_cast<std::uint64_t>(c.bits);
-    values = fpc2::count_bytes(R, c.bits);
+  p.directory = dir + values < fpc2::count_bytes(R, p.bits);
+  if (!p.directory) {  // one frame for every block: no directory, the values at count_bits
+    for (std::uint64_t k = 0; k < B; ++k) p.block_base[k] = p.base, p.block_width[k] = static_cast<std::uint64_t>(p.bits);
+    values = fpc2::count_bytes(R, p.bits);
   }
+  p.size = (p.directory ? dir : 0) + values;
+  return p;
+}
+
+/** A column's row code counts as version 2 stores them: fpc2_count_plan_of and section 4's
+ *  `size` payload bytes. */
+struct fpc2_counts : fpc2_count_plan {
+  std::vector<std::uint8_t> bytes;
+};
+inline fpc2_counts fpc2_counts_of(compressed_column const& col)
+{
+  std::uint64_t const R = col.num_rows(), RB = fpc2::count_block_rows;
+  fpc2_counts c{fpc2_count_plan_of(col), {}};
+  std::uint64_t const B           = c.block_width.size();
   std::uint64_t const first_value = c.directory ? 2 * B : 0;  // in words
   // Every block but the last fills 128 x width bytes, so each starts at a whole word.
-  std::uint64_t const size = (c.directory ? dir : 0) + values;
-  std::vector<std::uint64_t> words(size / 8 + 2, 0);
+  std::vector<std::uint64_t> words(c.size / 8 + 2, 0);
   std::uint64_t at = 0;  // widths of the blocks before k
   for (std::uint64_t k = 0; k < B; ++k) {
-    if (c.directory) words[2 * k] = base[k], words[2 * k + 1] = at << 8 | width[k];
-    std::uint64_t const first   = first_value + 16 * at;
-    unsigned const b            = static_cast<unsigned>(width[k]);
+    if (c.directory) words[2 * k] = c.block_base[k], words[2 * k + 1] = at << 8 | c.block_width[k];
+    std::uint64_t const first = first_value + 16 * at;
+    unsigned const b          = static_cast<unsigned>(c.block_width[k]);
     for (std::uint64_t r = k * RB, r1 = std::min(R, (k + 1) * RB); r < r1 && b > 0; ++r) {
-      std::uint64_t const v = count(r) - base[k], bit = (r - k * RB) * b;
-      unsigned const sh     = static_cast<unsigned>(bit % 64);
+      std::uint64_t const v   = col.row_code_offsets[r + 1] - col.row_code_offsets[r] - c.block_base[k];
+      std::uint64_t const bit = (r - k * RB) * b;
+      unsigned const sh       = static_cast<unsigned>(bit % 64);
       words[first + bit / 64] |= v << sh;
       if (sh + b > 64) words[first + bit / 64 + 1] |= v >> (64 - sh);
     }
-    at += width[k];
+    at += c.block_width[k];
   }
-  c.bytes.resize(static_cast<std::size_t>(size));
+  c.bytes.resize(static_cast<std::size_t>(c.size));
   for (std::size_t i = 0; i < c.bytes.size(); ++i) c.bytes[i] = static_cast<std::uint8_t>(words[i / 8] >> (8 * (i % 8)));
   return c;
 }
 
 /** The section sizes of a version-2 image of `col` (index = section id). */
-inline void fpc2_section_sizes(compressed_column const& col, fpc2_counts const& counts,
+inline void fpc2_section_sizes(compressed_column const& col, fpc2_count_plan const& counts,
                                std::uint64_t (&sizes)[fpc2::num_sections + 1]) noexcept
 {
   sizes[0]                     = 0;
   sizes[fpc2::dict_lengths]    = col.dict.size();
   sizes[fpc2::dict_bytes]      = col.dict.bytes.size();
   sizes[fpc2::codes]           = packed_code_bytes(col.kind, col.num_codes);
-  sizes[fpc2::row_code_counts] = counts.bytes.size();
+  sizes[fpc2::row_code_counts] = counts.size;
   sizes[fpc2::sidecar]         = 8 * static_cast<std::uint64_t>(col.sidecar.size());
 }
 
@@ -512,7 +530,7 @@ inline std::uint64_t fpc_file_bytes(compressed_column const& col, std::uint32_t 
            packed_code_bytes(col.kind, col.num_codes) + w * (col.num_rows() + 1) + 8 * col.sidecar.size();
   }
   std::uint64_t sizes[detail::fpc2::num_sections + 1];
-  detail::fpc2_section_sizes(col, detail::fpc2_counts_of(col), sizes);
+  detail::fpc2_section_sizes(col, detail::fpc2_count_plan_of(col), sizes);
   return detail::fpc2::make_layout(sizes).file_bytes;
 }
 
