@@ -532,6 +532,7 @@ std::vector<std::uint8_t> image_v2(compressed_column const& col, std::uint64_t b
   std::uint64_t sizes[6] = {0, col.dict.size(), col.dict.bytes.size(), col.codes.size(), counts_size, 8 * col.sidecar.size()};
   auto const l = fpc2::make_layout(sizes);
   std::vector<std::uint8_t> b(l.file_bytes, 0);
+  REQUIRE(b.size() >= fpc2::header_bytes);  // (make_layout's; also tells GCC the header's writes fit)
   std::memcpy(&b[0], "FASTPAIR", 8);
   store_le32(&b[8], 2);
   b[12] = static_cast<std::uint8_t>(col.kind);
