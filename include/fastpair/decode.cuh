@@ -262,7 +262,7 @@ struct prepare_pipeline {
  *  32 rows, a ballot and two shuffles per batch with a row start), the pass's with the codes. On
  *  the 12 shared columns (H100) the kernel won on the columns of 57 bytes per row or more; with
  *  the row windows of row_sink.cuh it still loses 3–23 % on tpch_o_clerk, tpch_l_shipinstruct and
- *  tpch_l_comment (12–27 bytes per row) and is within ±4 % on tpch_c_address
+ *  tpch_l_comment (12–27 bytes per row) and moves −4.3 … +2.9 % on tpch_c_address
  *  (docs/notes/offsets-in-decode-2026-12-07.md, docs/notes/row-hook-windows-2026-12-07.md). */
 inline constexpr std::uint64_t offsets_in_decode_min_bytes_per_row = 48;
 
