@@ -212,6 +212,12 @@ inline std::uint64_t fpc2_count_bytes_checked(std::uint64_t rows, unsigned bits)
   return checked_add(whole, ((rows % 8) * bits + 7) / 8, "row_code_counts size");
 }
 
+/** The code count of row r of `col` (r < num_rows). */
+inline std::uint64_t fpc2_row_count(compressed_column const& col, std::uint64_t r)
+{
+  return col.row_code_offsets[r + 1] - col.row_code_offsets[r];
+}
+
 /** How a column's row code counts are stored in version 2 (FORMAT.md §3.2), without the bytes:
  *  the header's canonical frame (count_base = the smallest count, count_bits = the width of the
  *  largest count - count_base; both 0 without rows) and section 4's layout and size: empty when
@@ -230,7 +236,7 @@ struct fpc2_count_plan {
 inline fpc2_count_plan fpc2_count_plan_of(compressed_column const& col)
 {
   std::uint64_t const R = col.num_rows(), RB = fpc2::count_block_rows;
-  auto count            = [&](std::uint64_t r) { return col.row_code_offsets[r + 1] - col.row_code_offsets[r]; };
+  auto count            = [&](std::uint64_t r) { return fpc2_row_count(col, r); };
   fpc2_count_plan p;
   if (R == 0) return p;
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
@@ -277,7 +283,7 @@ inline fpc2_counts fpc2_counts_of(compressed_column const& col)
     std::uint64_t const first = first_value + 16 * at;
     unsigned const b          = static_cast<unsigned>(c.block_width[k]);
     for (std::uint64_t r = k * RB, r1 = std::min(R, (k + 1) * RB); r < r1 && b > 0; ++r) {
-      std::uint64_t const v   = col.row_code_offsets[r + 1] - col.row_code_offsets[r] - c.block_base[k];
+      std::uint64_t const v   = fpc2_row_count(col, r) - c.block_base[k];
       std::uint64_t const bit = (r - k * RB) * b;
       unsigned const sh       = static_cast<unsigned>(bit % 64);
       words[first + bit / 64] |= v << sh;

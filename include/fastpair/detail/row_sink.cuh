@@ -19,8 +19,9 @@
  * (`position_of`, a shuffle). Reading and scanning the counts once per 32 rows rather than once
  * per batch with a row start matters on columns of a few rows per batch, where most of the 32
  * counts read were thrown away. Rows that start after the last decoded segment's codes (empty
- * rows at the end of the range, and the end entry) take the end position (`write_tail`). Every row is written by exactly one warp. Counts are clamped to
- * num_codes and row indices to [0, row_end], so corrupt counts cannot send a write outside `out`;
+ * rows at the end of the range, and the end entry) take the end position (`write_tail`). Every
+ * row is written by exactly one warp. Counts are clamped to num_codes and row indices to
+ * [0, row_end], so corrupt counts cannot send a write outside `out`;
  * the index is zeroed before it is built, so counts that do not add up (an image the preparation
  * refuses) leave no entry undefined.
  */
@@ -122,7 +123,7 @@ __device__ __forceinline__ void emit_rows(row_sink const& s, row_cursor& c, std:
       std::uint32_t const p = position_of(here ? c.fc - base : 0u);
       if (here) s.put(r, cursor + p);
     }
-    if (c.next >= end || std::uint64_t{c.r} + 32 >= c.r_end) return;  // the window's rows are not all done
+    if (c.next >= end || std::uint64_t{c.r} + 32 >= c.r_end) return;  // the next window starts later, or none is left
     c.r += 32;
     load_window(s, c, lane);
   }
