@@ -34,14 +34,24 @@ limit=${FASTPAIR_VERIFY_LIMIT:-540}
 cases() {
   "$1" "$2" --list-test-names-only 2> /dev/null | grep -v '^$' | sed 's/[],[\\]/\\&/g'
 }
-# expand NAME BINARY SPEC: NAME_1|BINARY|case 1, NAME_2|BINARY|case 2, ...
+# expand NAME BINARY SPEC: NAME_1|BINARY|case 1, NAME_2|BINARY|case 2, ...; a case tagged
+# [sharded] (one that loops over the synthetic columns) as FASTPAIR_SANITIZER_SHARDS (default 4)
+# runs NAME_is0|BINARY|case i|0/4 ... , each taking its share of the columns (FASTPAIR_TEST_SHARD).
 expand() {
-  local i=0 c
-  while IFS= read -r c; do i=$((i + 1)); echo "$1_$i|$2|$c"; done < <(cases "$2" "$3")
+  local i=0 c k n=${FASTPAIR_SANITIZER_SHARDS:-4} sharded
+  sharded=$(cases "$2" "[sharded]")
+  while IFS= read -r c; do
+    i=$((i + 1))
+    if [ "$n" -gt 1 ] && grep -qxF -- "$c" <<< "$sharded"; then
+      for ((k = 0; k < n; k++)); do echo "$1_${i}s$k|$2|$c|$k/$n"; done
+    else
+      echo "$1_$i|$2|$c"
+    fi
+  done < <(cases "$2" "$3")
 }
-# The sanitizer matrix, one "NAME|BINARY|FILTER" per line. The slowest groups under the
+# The sanitizer matrix, one "NAME|BINARY|FILTER[|SHARD]" per line. The slowest groups under the
 # sanitizers ([prepare_fpc], [predicates]: 4-8 minutes each as one process) run one test case per
-# process.
+# process, and the slowest cases ([sharded]: over 8 minutes under racecheck) a share of it.
 matrix() {
   local tool g
   for tool in ${FASTPAIR_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
@@ -56,16 +66,17 @@ matrix() {
     [ -z "$light" ] && echo "${tool}_gpu_data|$t/fastpair_test_gpu|[data]~[cascade]~[dsv]~[large]"
     echo "${tool}_select|$t/fastpair_test_gpu|[select]~[large]$light"
     echo "${tool}_cascade|$t/fastpair_test_gpu|[cascade]~[large]$light"
-    echo "${tool}_stream|$t/fastpair_test_gpu|[stream]~[large]$light"
+    expand "${tool}_stream" "$t/fastpair_test_gpu" "[stream]~[large]$light"
     echo "${tool}_dsv|$t/fastpair_test_gpu|[dsv]~[large]$light"
     expand "${tool}_predicates" "$t/fastpair_test_gpu" "[predicates]~[large]$light"
   done
 }
 export out limit
-sanitize() {  # sanitize "NAME|BINARY|FILTER"
+sanitize() {  # sanitize "NAME|BINARY|FILTER[|SHARD]"
   local name=${1%%|*} rest=${1#*|}
-  local bin=${rest%%|*} filter=${rest#*|} tool=${name%%_*} t0=$SECONDS
-  FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki FASTPAIR_TEST_LIGHT=1 \
+  local bin=${rest%%|*} filter=${rest#*|} shard="" tool=${name%%_*} t0=$SECONDS
+  [[ $filter == *"|"* ]] && shard=${filter##*|} filter=${filter%|*}
+  FASTPAIR_TEST_SHARD=$shard FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki FASTPAIR_TEST_LIGHT=1 \
     timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$filter" \
     > "$out/san_$name.log" 2>&1
   echo "$? $((SECONDS - t0))" > "$out/san_$name.rc"

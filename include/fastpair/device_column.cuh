@@ -94,8 +94,11 @@ class sidecar_scan {
     if (seg_end <= seg_begin) return;
     cudaStream_t const st = stream.get();
     std::uint64_t const m = seg_end - seg_begin;
-    segment_lengths_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535)), 256, 0, st>>>(
-      v, seg_bytes_.data(), seg_begin, seg_end, histogram);
+    auto const blocks = static_cast<unsigned>(std::min<std::uint64_t>((m + 7) / 8, 65535));
+    if (histogram != nullptr)
+      segment_lengths_kernel<W, true><<<blocks, 256, 0, st>>>(v, seg_bytes_.data(), seg_begin, seg_end, histogram);
+    else
+      segment_lengths_kernel<W, false><<<blocks, 256, 0, st>>>(v, seg_bytes_.data(), seg_begin, seg_end, nullptr);
     // sidecar[seg_begin .. seg_end] = carry + exclusive sums (seg_bytes[seg_end] is not summed)
     FASTPAIR_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp_.data(), temp_bytes_, seg_bytes_.data() + seg_begin,
                                                      sidecar_ + seg_begin, cuda::std::plus<>{},
@@ -1024,7 +1027,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
       s.sidecar_entries * 8, sum_of(2));
   std::uint64_t const blocks = d.build_block_codes(report.data(), stream, mr);
   std::uint64_t const sample_end = codes_in(sample_bytes);
-  if (sample_end) length_histogram_kernel<<<grid(sample_end, 1024), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
+  if (sample_end) length_histogram_kernel<<<grid(sample_end, 4096), 256, 0, st>>>(v, report.data()->sample, 0, sample_end);
   FASTPAIR_CUDA_TRY(cudaGetLastError());
   if (s.dictionary_on_gpu) {  // what the host would check, read where the image stores it
     section_checksum_kernel<<<grid(N / 8 + 1), 256, 0, st>>>(s.dict_lengths, N, &report.data()->dict_sum[0]);
@@ -1097,7 +1100,7 @@ inline device_column device_column::prepare_sections(stored_sections const& s, D
     }
     std::uint64_t const landed = codes_in(chunk_begin(j + 1));
     if (full_histogram && !fused_histogram && landed > codes_done)
-      length_histogram_kernel<<<grid(landed - codes_done, 1024), 256, 0, st>>>(v, report.data()->histogram, codes_done, landed);
+      length_histogram_kernel<<<grid(landed - codes_done, 4096), 256, 0, st>>>(v, report.data()->histogram, codes_done, landed);
     codes_done = landed;
     // Segments [seg_done, seg_end) are complete: the positions of the codes before `placed` are known.
     std::uint64_t const seg_end = last ? nseg : landed / S;

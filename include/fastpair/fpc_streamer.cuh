@@ -324,7 +324,7 @@ void fpc_streamer::decode(void const* bytes, std::size_t size, Callback&& callba
     use_window(0);
     column_view<8> const v = d.view<8>();  // W is chosen below: the histogram reads codes and entry lengths only
     if (plan[0].w1 > plan[0].w0)
-      length_histogram_kernel<<<device_column::grid_of(plan[0].w1 - plan[0].w0, 1024), 256, 0, st>>>(
+      length_histogram_kernel<<<device_column::grid_of(plan[0].w1 - plan[0].w0, 4096), 256, 0, st>>>(
         v, report.data()->sample, plan[0].w0, plan[0].w1);
     FASTPAIR_CUDA_TRY(cudaGetLastError());
     FASTPAIR_CUDA_TRY(cudaMemcpyAsync(&r, report.data(), sizeof r, cudaMemcpyDeviceToHost, st));

@@ -1042,36 +1042,33 @@ inline compressed_column deserialize_v2(std::uint8_t const* data, std::size_t si
   std::uint64_t const B = h.count_directory ? fpc2::count_directory_bytes(R, static_cast<int>(bits)) / 16 : 0;
   std::vector<std::uint64_t> words(static_cast<std::size_t>(cbytes / 8 + 2), 0);
   for (std::uint64_t i = 0; i < cbytes; ++i) words[i / 8] |= std::uint64_t{cp[i]} << (8 * (i % 8));
-  // The directory: widths up to count_bits, each block's values right after the previous block's,
-  // and the section's size what the widths give.
-  std::uint64_t at = 0, last_width = 0;  // at <= 2^56 + 64 x k
+  fpc2::block_counts const view{words.data(), cbytes, B, h.count_base, static_cast<int>(bits)};
+  // The directory (fpc2::block_counts::entry_problem): widths up to count_bits, each block's
+  // values right after the previous block's, and the section's size what the widths give.
   for (std::uint64_t k = 0; k < B; ++k) {
     std::uint64_t const e = words[2 * k + 1], w = e & 0xFF;
-    if (w > bits)
-      fail_fpc(counts_label, "block " + to_string(k) + ": width " + to_string(w) + " > count_bits " + to_string(bits));
-    if (e >> 8 != at)
-      fail_fpc(counts_label, "block " + to_string(k) + ": values at 128 x " + to_string(e >> 8) +
-                               " bytes, but the blocks before it take 128 x " + to_string(at));
-    at += w;
-    last_width = w;
+    std::uint64_t const before = k == 0 ? 0 : (words[2 * k - 1] >> 8) + (words[2 * k - 1] & 0xFF);
+    switch (view.entry_problem(k, R)) {
+      case fpc2::block_counts::no_problem: break;
+      case fpc2::block_counts::width_above_bits:
+        fail_fpc(counts_label, "block " + to_string(k) + ": width " + to_string(w) + " > count_bits " + to_string(bits));
+      case fpc2::block_counts::misplaced:
+        fail_fpc(counts_label, "block " + to_string(k) + ": values at 128 x " + to_string(e >> 8) +
+                                 " bytes, but the blocks before it take 128 x " + to_string(before));
+      case fpc2::block_counts::size_differs: {
+        std::uint64_t const want =
+          checked_add(checked_add(16 * B, checked_mul(e >> 8, 128, "row_code_counts size"), "row_code_counts size"),
+                      fpc2::count_bytes(R - k * RB, static_cast<int>(w)), "row_code_counts size");
+        fail_fpc(counts_label, "size " + to_string(cbytes) + " != " + to_string(want) + " from its block directory");
+      }
+    }
   }
-  if (B == 0 && bits > 0) {  // every value at count_bits
-    std::uint64_t const used = (R % 8) * bits % 8;
-    if (used != 0 && (cp[cbytes - 1] >> used) != 0)
-      fail_fpc(counts_label, "the unused high bits of the last byte are " + to_string(cp[cbytes - 1] >> used) + ", not 0");
-  }
-  if (B > 0) {
-    std::uint64_t const last_rows = R - (B - 1) * RB;
-    std::uint64_t const want = checked_add(checked_add(16 * B, checked_mul(at - last_width, 128, "row_code_counts size"),
-                                                       "row_code_counts size"),
-                                           fpc2::count_bytes(last_rows, static_cast<int>(last_width)), "row_code_counts size");
-    if (cbytes != want)
-      fail_fpc(counts_label, "size " + to_string(cbytes) + " != " + to_string(want) + " from its block directory");
-    std::uint64_t const used = (last_rows * last_width) % 8;  // bits of the last byte in use
-    if (used != 0 && (cp[cbytes - 1] >> used) != 0)
-      fail_fpc(counts_label, "the unused high bits of the last byte are " + to_string(cp[cbytes - 1] >> used) + ", not 0");
-  }
-  fpc2::block_counts const view{words.data(), cbytes, B, h.count_base, static_cast<int>(bits)};
+  // The unused high bits of the last byte: every value at count_bits, or the last block's width.
+  std::uint64_t const last_rows = B > 0 ? R - (B - 1) * RB : R;
+  std::uint64_t const last_bits = B > 0 ? words[2 * B - 1] & 0xFF : bits;
+  std::uint64_t const used      = (last_rows * last_bits) % 8;  // bits of the last byte in use
+  if (bits > 0 && used != 0 && (cp[cbytes - 1] >> used) != 0)
+    fail_fpc(counts_label, "the unused high bits of the last byte are " + to_string(cp[cbytes - 1] >> used) + ", not 0");
   col.row_code_offsets.assign(static_cast<std::size_t>(R) + 1, 0);
   std::uint64_t off = 0, lo = ~std::uint64_t{0}, hi = 0;
   std::uint64_t blocked = 0;  // without a directory: the bytes the canonical directory and values would take

@@ -154,10 +154,10 @@ std::uint64_t block_start(std::uint64_t r) { return r / fastpair::device_column:
 
 }  // namespace
 
-TEST_CASE("fpc_streamer: synthetic columns decode as the reference in groups of every size", "[gpu][stream]")
+TEST_CASE("fpc_streamer: synthetic columns decode as the reference in groups of every size", "[gpu][stream][sharded]")
 {
   for (codec kind : all_codecs)
-    for (auto const& c : synthetic_columns(kind)) {
+    for (auto const& c : shard_of(synthetic_columns(kind))) {
       INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << c.col.num_rows() << " rows, " << c.col.num_codes << " codes)");
       check_streamed(c.col, !light());
     }

@@ -387,11 +387,12 @@ void require_refused(image_t const& img, std::string const& what, fastpair::prep
 
 // ---- a. stored images decode as the reference --------------------------------------------------
 
-TEST_CASE("prepare_fpc_host / prepare_fpc_device: synthetic columns decode as the reference", "[gpu][prepare_fpc]")
+TEST_CASE("prepare_fpc_host / prepare_fpc_device: synthetic columns decode as the reference",
+          "[gpu][prepare_fpc][sharded]")
 {
   ft::test_stream ts;
   for (codec kind : all_codecs) {
-    for (auto const& c : synthetic_columns(kind)) {
+    for (auto const& c : shard_of(synthetic_columns(kind))) {
       INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << c.col.num_rows() << " rows, " << c.col.num_codes
                                       << " codes)");
       check_stored_column(c.col, true, ts.s);
@@ -494,11 +495,12 @@ void check_pipelined_decode(fastpair::compressed_column const& col, cudaStream_t
 
 }  // namespace
 
-TEST_CASE("decode_fpc_host / decode_fpc_device: synthetic columns decode as the reference", "[gpu][prepare_fpc][pipelined]")
+TEST_CASE("decode_fpc_host / decode_fpc_device: synthetic columns decode as the reference",
+          "[gpu][prepare_fpc][pipelined][sharded]")
 {
   ft::test_stream ts;
   for (codec kind : all_codecs)
-    for (auto const& c : synthetic_columns(kind)) {
+    for (auto const& c : shard_of(synthetic_columns(kind))) {
       INFO(fastpair::codec_name(kind) << ", " << c.name << " (" << c.col.num_rows() << " rows, " << c.col.num_codes
                                       << " codes)");
       check_pipelined_decode(c.col, ts.s);

@@ -1009,6 +1009,12 @@ TEST_CASE("fpc v2: row code counts in blocks of 1 024 rows, each in its own widt
   fix_checksums_v2(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("block 2: values at 128 x 2 bytes, but the blocks before it take 128 x 1"));
   m = b;
+  store_le64(&m[h.layout.payload_at[4] + 40], 1 << 8 | 3);  // the last block's width: not the section's size
+  fix_checksums_v2(m);
+  CHECK_THROWS_WITH(deserialize(m), Contains("section 4 (row_code_counts): size " + std::to_string(h.layout.size[4]) + " != " +
+                                             std::to_string(16 * 3 + 128 + fpc2::count_bytes(2600 - 2048, 3)) +
+                                             " from its block directory"));
+  m = b;
   store_le64(&m[h.layout.payload_at[4] + 16], 6);  // block 1's base: its rows would hold 6 codes
   fix_checksums_v2(m);
   CHECK_THROWS_WITH(deserialize(m), Contains("the row code counts sum to " + std::to_string(col.num_codes - 1024)));

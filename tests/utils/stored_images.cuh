@@ -16,6 +16,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -58,6 +60,22 @@ inline std::vector<std::uint64_t> counts_of_varied_blocks(std::uint64_t seed)
   return counts;
 }
 
+/** The shard of the synthetic columns a [sharded] test case takes: $FASTPAIR_TEST_SHARD = "k/n"
+ *  takes columns k, k + n, k + 2n, ... of each synthetic_columns() list ({0, 1}, all of them, when
+ *  unset). The sanitizer runs split the slowest test cases this way (scripts/gpu-verify.sh); a
+ *  malformed value fails the test instead of running nothing. */
+inline std::pair<std::size_t, std::size_t> test_shard()
+{
+  char const* env = std::getenv("FASTPAIR_TEST_SHARD");
+  if (env == nullptr || *env == 0) return {0, 1};
+  unsigned long k = 0, n = 0;
+  char tail       = 0;
+  bool const ok   = std::sscanf(env, "%lu/%lu%c", &k, &n, &tail) == 2 && n > 0 && k < n;
+  INFO("FASTPAIR_TEST_SHARD=" << env);
+  REQUIRE(ok);  // "k/n" with k < n
+  return {k, n};
+}
+
 /** Synthetic columns of `kind` that stress the stored row code counts and the row index. */
 inline std::vector<named_column> synthetic_columns(codec kind)
 {
@@ -85,6 +103,9 @@ inline std::vector<named_column> synthetic_columns(codec kind)
   }
   // 1 025 rows of 0..9 codes at stride 1: one row past the first row index block.
   out.push_back({"1025 rows, stride 1", ft::random_column(kind, dict, 1025, {0.0, 0.1, 9}, 16, 1)});
+  // Stride 100: every other segment starts 4 codes past a multiple of 8, so that the passes that
+  // read codes eight at a time (for_each_code) take their head, groups and tail in one segment.
+  out.push_back({"stride 100", ft::random_column(kind, dict, 1200, {0.0, 0.1, 30}, 25, 100)});
   // Stride 2 000: the offsets pass walks each segment in several windows of codes.
   out.push_back({"stride 2000", ft::random_column(kind, dict, 3000, {0.0, 0.2, 40}, 18, 2000)});
   // Runs of 300 empty rows between rows of 3 codes: many rows start at one code.
@@ -113,6 +134,15 @@ inline std::vector<named_column> synthetic_columns(codec kind)
   out.push_back({"one row", ft::random_column(kind, dict, 1, {0.0, 0.0, 50}, 17)});
   out.push_back({"no rows", ft::column_from_codes(kind, dict, {})});
   return out;
+}
+
+/** The columns of `cols` that test_shard() names (a [sharded] test case's loop). */
+inline std::vector<named_column> shard_of(std::vector<named_column> cols)
+{
+  auto const [k, n] = test_shard();
+  std::vector<named_column> taken;
+  for (std::size_t i = k; i < cols.size(); i += n) taken.push_back(std::move(cols[i]));
+  return taken;
 }
 
 /** A host copy of `n` device values (synchronizes `s`). */

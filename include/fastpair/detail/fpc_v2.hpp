@@ -176,6 +176,28 @@ struct block_counts {
   {
     return count(block(r / count_block_rows), r % count_block_rows);
   }
+
+  /** What can be wrong with a directory entry. */
+  enum problem : std::uint8_t {
+    no_problem,
+    width_above_bits,  ///< its width is above count_bits
+    misplaced,         ///< its values do not start right after the previous block's (block 0's at 0)
+    size_differs,      ///< the last block: the section's size is not what the directory gives
+  };
+  /** The consistency rules of directory entry k < blocks of a section of `num_rows` rows: the one
+   *  place they are written, for the host reader (which names the problem) and the GPU's check
+   *  (block_code_sums_kernel). A section of `blocks` entries holds at least 16 bytes per block
+   *  (parse_fpc_header), so nothing here wraps. */
+  FASTPAIR_HOST_DEVICE problem entry_problem(std::uint64_t k, std::uint64_t num_rows) const noexcept
+  {
+    std::uint64_t const e = words[2 * k + 1], w = e & 0xFF, at = e >> 8;
+    if (w > static_cast<std::uint64_t>(bits)) return width_above_bits;
+    if (at != (k == 0 ? 0 : (words[2 * k - 1] >> 8) + (words[2 * k - 1] & 0xFF))) return misplaced;
+    if (k + 1 == blocks && (at > size / 128 || 16 * blocks + 128 * at +
+                                                   count_bytes(num_rows - k * count_block_rows, static_cast<int>(w)) != size))
+      return size_differs;
+    return no_problem;
+  }
 };
 
 /** Where each section of a version-2 image lies (payload offsets and sizes), from the header's

@@ -33,6 +33,7 @@
 #include <fastpair/detail/fpc_v2.hpp>
 #include <fastpair/detail/row_sink.cuh>
 #include <fastpair/detail/warp_decode.cuh>
+#include <fastpair/detail/warp_decode_words.cuh>
 #include <fastpair/detail/warp_reduce.cuh>
 
 #include <cub/block/block_reduce.cuh>
@@ -116,15 +117,8 @@ FASTPAIR_KERNEL __launch_bounds__(256) void block_code_sums_kernel(row_counts_vi
     for (std::uint64_t r = r0 + lane; r < r1; r += 32) s = min(s + min(counts.count(b, r - r0), cap), cap);
     for (int d = 16; d > 0; d /= 2) s = min(s + __shfl_down_sync(0xFFFFFFFFu, s, d), cap);  // <= 2 cap: no wrap
     if (lane == 0) block_codes[k] = s;
-    if (lane == 0 && counts.blocks > 0) {  // the header keeps the section at >= 16 bytes per block
-      std::uint64_t const e = counts.words[2 * k + 1], w = e & 0xFF, at = e >> 8;  // at < 2^56
-      bool bad = w > static_cast<std::uint64_t>(counts.bits) || (k == 0 && at != 0);
-      if (k + 1 < blocks) bad = bad || counts.words[2 * k + 3] >> 8 != at + w;
-      else
-        bad = bad || at > counts.size / 128 ||
-              16 * blocks + 128 * at + fpc2::count_bytes(r1 - r0, static_cast<int>(w)) != counts.size;
-      if (bad) atomicOr(&report->flags, count_directory_bad);
-    }
+    if (lane == 0 && counts.blocks > 0 && counts.entry_problem(k, counts.num_rows) != fpc2::block_counts::no_problem)
+      atomicOr(&report->flags, count_directory_bad);
   }
 }
 
@@ -172,6 +166,28 @@ FASTPAIR_KERNEL __launch_bounds__(256) void check_dictionary_kernel(std::uint8_t
   if (threadIdx.x < 4 && seen[threadIdx.x] != 0) atomicOr(&report->dict_bytes_seen[threadIdx.x], seen[threadIdx.x]);
 }
 
+/** Calls f(code) for each code i in [begin, end) that thread t of nt owns. The codes go eight at a
+ *  time from the first multiple of 8, read by load_consecutive_codes's vector loads (16 bytes of
+ *  u16 codes, 12 of packed ones); the few before it and after the last eight, one by one. The
+ *  passes over every code are bound by their instructions per code, not by memory (ncu: one code
+ *  per thread and step took 80+ warp instructions per 32 codes in the sidecar pass). */
+template <class F>
+__device__ __forceinline__ void for_each_code(std::uint16_t const* codes, std::uint32_t bits, std::uint64_t begin,
+                                              std::uint64_t end, std::uint64_t t, std::uint64_t nt, F&& f)
+{
+  code_stream const cs{codes, bits};
+  std::uint64_t const a = min((begin + 7) & ~std::uint64_t{7}, end);  // the first eight's start
+  std::uint64_t const b = max(a, end & ~std::uint64_t{7});             // the last eight's end
+  for (std::uint64_t i = begin + t; i < a; i += nt) f(cs[i]);
+  for (std::uint64_t g = a / 8 + t; g < b / 8; g += nt) {
+    std::uint32_t code[8];
+    load_consecutive_codes<8, true>(codes, 8 * g, end, code, bits);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) f(code[k]);
+  }
+  for (std::uint64_t i = b + t; i < end; i += nt) f(cs[i]);
+}
+
 /** Token length of code c (entry 0's for a code outside the dictionary, as the decoder reads it). */
 template <int W>
 __device__ __forceinline__ std::uint32_t token_length(column_view<W> const& col, std::uint32_t c)
@@ -187,7 +203,7 @@ __device__ __forceinline__ std::uint64_t warp_code_position(column_view<W> const
 {
   std::uint64_t const seg = c / col.sidecar_stride, first = seg * col.sidecar_stride;
   std::uint32_t sum = 0;  // < stride * 16 / 32 per lane
-  for (std::uint64_t i = first + lane; i < c; i += 32) sum += token_length(col, load_code(col, i));
+  for_each_code(col.codes, col.code_bits, first, c, lane, 32, [&](std::uint32_t k) { sum += token_length(col, k); });
   return col.sidecar[seg] + warp_sum(sum & 0xFFFFu) + (std::uint64_t{warp_sum(sum >> 16)} << 16);
 }
 
@@ -214,11 +230,10 @@ FASTPAIR_KERNEL __launch_bounds__(256) void length_histogram_kernel(column_view<
   __shared__ unsigned int bins[17];
   if (threadIdx.x < 17) bins[threadIdx.x] = 0;
   __syncthreads();
-  for (std::uint64_t i = c_begin + std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < c_end;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint32_t const c = load_code(col, i);
-    if (c < col.num_tokens) atomicAdd(&bins[token_length(col, c)], 1u);
-  }
+  for_each_code(col.codes, col.code_bits, c_begin, c_end, std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x,
+                std::uint64_t{gridDim.x} * blockDim.x, [&](std::uint32_t c) {
+                  if (c < col.num_tokens) atomicAdd(&bins[col.entry_nibble(c) + 1], 1u);
+                });
   __syncthreads();
   if (threadIdx.x < 17 && bins[threadIdx.x] != 0)
     atomicAdd(reinterpret_cast<unsigned long long*>(histogram + threadIdx.x), bins[threadIdx.x]);
@@ -384,71 +399,58 @@ FASTPAIR_KERNEL __launch_bounds__(32) void row_positions_kernel(column_view<W> c
 }
 
 /** Sidecar pre-pass: seg_bytes[s] = decoded bytes of segment s, s in [seg_begin, seg_end) (one
- *  warp per segment, grid-stride over the segments). Codes that are out of range count as entry 0, as in the decoder, and set
- *  the error word. A segment may decode to more than 4 GiB (strides up to 2^32 - 1 codes): each
- *  lane's sum fits 32 bits (at most 2^27 codes of 16 bytes), the warp's sum is taken in 64.
- *  With `histogram` (strides up to fused_histogram_max_stride only) it also adds the token-length
- *  histogram of the codes in the dictionary, so that no other pass reads the codes for it: each
- *  lane counts in sixteen 16-bit fields of four registers (a segment's warp total fits 16 bits),
- *  reduced per warp and added to the block's bins once per segment, not once per code. */
+ *  warp per segment, grid-stride over the segments, the codes read by for_each_code). Codes that
+ *  are out of range count as entry 0, as in the decoder, and set the error word. A segment may
+ *  decode to more than 4 GiB (strides up to 2^32 - 1 codes): each lane's sum fits 32 bits (at most
+ *  2^27 codes of 16 bytes), the warp's sum is taken in 64.
+ *  `Histogram` (strides up to fused_histogram_max_stride only) also adds the token-length
+ *  histogram of the codes in the dictionary, so that no other pass reads the codes for it: one
+ *  shared-memory atomic per code into the warp's own 16 bins (fewer instructions than counting in
+ *  registers), added to `histogram` once per block. A warp's bins count at most the codes of its
+ *  segments: below 2^32 for any column that fits in device memory (the launch's grid has
+ *  min(segments / 8, 65 535) blocks, and a segment at most 65 535 codes). */
 inline constexpr std::uint64_t fused_histogram_max_stride = 65535;
 
-template <int W>
+template <int W, bool Histogram>
 FASTPAIR_KERNEL __launch_bounds__(256) void segment_lengths_kernel(column_view<W> col, std::uint64_t* seg_bytes,
                                                                    std::uint64_t seg_begin, std::uint64_t seg_end,
-                                                                   std::uint64_t* histogram = nullptr)
+                                                                   std::uint64_t* histogram)
 {
-  __shared__ unsigned long long bins[16];
-  if (histogram != nullptr) {
-    if (threadIdx.x < 16) bins[threadIdx.x] = 0;
+  __shared__ unsigned int bins[8][16];  // [warp][token length - 1]
+  unsigned const lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+  if constexpr (Histogram) {
+    if (threadIdx.x < 8 * 16) bins[threadIdx.x / 16][threadIdx.x % 16] = 0;
     __syncthreads();
   }
-  unsigned const lane        = threadIdx.x & 31u;
   std::uint64_t const nwarps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
   for (std::uint64_t seg = seg_begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; seg < seg_end;
        seg += nwarps) {
     std::uint64_t const c_begin = seg * col.sidecar_stride;
     std::uint64_t const c_end   = min(c_begin + col.sidecar_stride, col.num_codes);
-    std::uint32_t sum = 0, errors = 0;
-    std::uint64_t h[4] = {0, 0, 0, 0};  // length L in field (L - 1) % 4 of h[(L - 1) / 4]
-    for (std::uint64_t i = c_begin + lane; i < c_end; i += 32) {
-      std::uint32_t c = load_code(col, i);
+    std::uint32_t sum = 0, errors = 0;  // sum: token lengths - 1; the codes' count is added below
+    for_each_code(col.codes, col.code_bits, c_begin, c_end, lane, 32, [&](std::uint32_t c) {
       bool const in_range = c < col.num_tokens;
-      if (!in_range) {
-        errors |= code_out_of_range;
-        c = 0;
-      }
-      std::uint32_t const k = col.entry_nibble(c);
-      sum += k + 1;
-      if (histogram != nullptr && in_range) {
-        std::uint64_t const inc = std::uint64_t{1} << ((k & 3u) * 16);
-#pragma unroll
-        for (std::uint32_t q = 0; q < 4; ++q) h[q] += (k >> 2) == q ? inc : 0;
-      }
-    }
+      if (!in_range) errors = code_out_of_range;
+      std::uint32_t const k = col.entry_nibble(in_range ? c : 0u);
+      sum += k;
+      if (Histogram && in_range) atomicAdd(&bins[warp][k], 1u);
+    });
     // 32-bit reductions of the low and high halves: each half's warp sum fits 32 bits.
-    std::uint64_t const total = warp_sum(sum & 0xFFFFu) +
-                                (std::uint64_t{warp_sum(sum >> 16)} << 16);
+    std::uint64_t const total = warp_sum(sum & 0xFFFFu) + (std::uint64_t{warp_sum(sum >> 16)} << 16) + (c_end - c_begin);
     errors = warp_or(errors);
-    if (histogram != nullptr) {
-#pragma unroll
-      for (int q = 0; q < 4; ++q)
-        for (int d = 16; d > 0; d /= 2) h[q] += __shfl_down_sync(0xFFFFFFFFu, h[q], d);
-      if (lane == 0)
-        for (int k = 0; k < 16; ++k) {
-          std::uint64_t const v = (h[k / 4] >> ((k % 4) * 16)) & 0xFFFFu;
-          if (v) atomicAdd(&bins[k], static_cast<unsigned long long>(v));
-        }
-    }
     if (lane == 0) {
       seg_bytes[seg] = total;
       if (errors) atomicOr(col.error, errors);
     }
   }
-  if (histogram != nullptr) {
+  if constexpr (Histogram) {
     __syncthreads();
-    if (threadIdx.x < 16 && bins[threadIdx.x] != 0)
-      atomicAdd(reinterpret_cast<unsigned long long*>(histogram + threadIdx.x + 1), bins[threadIdx.x]);
+    if (threadIdx.x < 16) {
+      unsigned long long v = 0;
+#pragma unroll
+      for (int w = 0; w < 8; ++w) v += bins[w][threadIdx.x];
+      if (v != 0) atomicAdd(reinterpret_cast<unsigned long long*>(histogram + threadIdx.x + 1), v);
+    }
   }
 }
 
