@@ -29,8 +29,8 @@ using fastpair::testing::fix_fpc_checksums;
 
 // What the GPU kernels may do before an image's counts are checked: read row code counts through
 // fpc2::block_counts over section 4 as a device column holds it (size / 8 + 2 words, zero-padded),
-// whatever its directory says. Under the fuzzer's AddressSanitizer, any read outside those words
-// is a finding.
+// whatever its directory says, and check each directory entry. Under the fuzzer's
+// AddressSanitizer, any read outside those words is a finding.
 void read_counts_as_the_gpu_does(std::uint8_t const* data, std::size_t size)
 {
   namespace fpc2 = fastpair::detail::fpc2;
@@ -52,6 +52,8 @@ void read_counts_as_the_gpu_does(std::uint8_t const* data, std::size_t size)
   std::uint64_t sum = 0;  // bounded work per input: the first rows and the last ones
   for (std::uint64_t r = 0; r < first; ++r) sum += v.count(r);
   for (std::uint64_t r = R - std::min<std::uint64_t>(R - first, 1u << 12); r < R; ++r) sum += v.count(r);
+  // The directory's check, as block_code_sums_kernel runs it: every entry, whatever the others say.
+  for (std::uint64_t k = 0; k < std::min<std::uint64_t>(v.blocks, 1u << 12); ++k) sum += v.entry_problem(k, R);
   if (sum == 0x5eed5eed5eed5eedull) std::fputc(' ', stderr);  // keeps the reads
 }
 
