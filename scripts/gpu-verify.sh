@@ -16,6 +16,8 @@
 #   calls where one cannot hold both. FASTPAIR_SANITIZER_TOOLS (default "memcheck racecheck synccheck
 #   initcheck") picks the sanitizer tools and FASTPAIR_SANITIZER_ONLY (an extended regex on the
 #   run names, e.g. "racecheck_gpu_prepare_fpc") the runs, so the matrix too can be split over calls.
+#   Every run ends by FASTPAIR_VERIFY_DEADLINE_S (default 570) seconds after the start; the runs
+#   the deadline leaves out are listed as "not run" (rc 95), so the summary and logs come back.
 set -uo pipefail
 out=${1:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
 build=${2:?usage: gpu-verify.sh OUTDIR BUILD_DIR [JOBS] [all|tests|sanitizers]}
@@ -28,6 +30,10 @@ require_bins "configure with -DFASTPAIR_BUILD_TESTS=ON and build in $build" \
   "$t/fastpair_test_host" "$t/fastpair_test_gpu" "$t"/fastpair_test_decode_g{0,1,2,3,4}
 gpu_begin "$out"
 limit=${FASTPAIR_VERIFY_LIMIT:-540}
+# Every run ends by this deadline (FASTPAIR_VERIFY_DEADLINE_S after the start, default 570 s: the
+# device machine cuts a command at 600 s), so the summary is written and the logs survive: a run
+# gets min(limit, time left), and one that would start with under 20 s left is recorded as not run.
+deadline=$(($(date +%s) + ${FASTPAIR_VERIFY_DEADLINE_S:-570}))
 
 # cases BINARY SPEC: one Catch2 filter per test case that SPEC selects (the name, its special
 # characters escaped), so that a slow group runs as several processes, each inside the limit.
@@ -71,13 +77,19 @@ matrix() {
     expand "${tool}_predicates" "$t/fastpair_test_gpu" "[predicates]~[large]$light"
   done
 }
-export out limit
+export out limit deadline
 sanitize() {  # sanitize "NAME|BINARY|FILTER[|SHARD]"
   local name=${1%%|*} rest=${1#*|}
   local bin=${rest%%|*} filter=${rest#*|} shard="" tool=${name%%_*} t0=$SECONDS
   [[ $filter == *"|"* ]] && shard=${filter##*|} filter=${filter%|*}
+  local left=$((deadline - $(date +%s)))
+  if [ "$left" -lt 20 ]; then  # no time left in this call: the summary says so
+    echo "not run: the call's deadline" > "$out/san_$name.log"
+    echo "95 0" > "$out/san_$name.rc"
+    return
+  fi
   FASTPAIR_TEST_SHARD=$shard FASTPAIR_TEST_SOURCE_BYTES=65536 FASTPAIR_TEST_PREDICATE_COLUMNS=tpch_o_clerk,en_wiki FASTPAIR_TEST_LIGHT=1 \
-    timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$filter" \
+    timeout "$((left < limit ? left : limit))" compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$filter" \
     > "$out/san_$name.log" 2>&1
   echo "$? $((SECONDS - t0))" > "$out/san_$name.rc"
 }
@@ -87,7 +99,8 @@ matrix | awk -F'|' -v re="${FASTPAIR_SANITIZER_ONLY:-.}" '$1 ~ re' > "$out/sanit
 run_test() {  # run_test NAME CMD...
   local name=$1 t0=$SECONDS
   shift
-  timeout "$limit" "$@" > "$out/$name.log" 2>&1
+  local left=$((deadline - $(date +%s)))
+  timeout "$((left < limit ? (left > 1 ? left : 1) : limit))" "$@" > "$out/$name.log" 2>&1
   local rc=$?
   record "$name" $rc "$(grep -E 'test cases|All tests passed' "$out/$name.log" | tail -1) ($((SECONDS - t0)) s)"
   [ $rc -ne 0 ] && grep -B 12 -A 12 FAILED "$out/$name.log" | head -80 >> "$summary"
@@ -117,8 +130,11 @@ while IFS= read -r line; do
   name=${line%%|*}
   read -r rc secs < "$out/san_$name.rc" 2> /dev/null || { rc=98; secs=?; }
   grep -q 'No test cases matched' "$out/san_$name.log" && [ "$rc" = 0 ] && rc=97  # a filter that ran nothing
-  [ "$rc" = 124 ] && what="TIMEOUT after ${limit} s" ||
-    what=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$name.log" | tail -1)
+  case $rc in
+    124) what="TIMEOUT after $secs s" ;;
+    95) what="not run: the call's deadline (FASTPAIR_SANITIZER_ONLY runs the rest in another call)" ;;
+    *) what=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$name.log" | tail -1) ;;
+  esac
   record "san_$name" "$rc" "$what; $(grep -E 'test cases|All tests passed|No test cases' "$out/san_$name.log" | tail -1) ($secs s)"
 done < "$out/sanitizer_matrix.txt"
 fi
