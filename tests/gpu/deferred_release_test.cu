@@ -12,9 +12,11 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using fastpair::codec;
@@ -46,6 +48,22 @@ __global__ void spin_until_set(int const volatile* flag, int* gave_up)
 }
 
 __global__ void noop_kernel() {}
+
+/** release_deferred_resources() until nothing is pending or about 2 s have passed; returns what is
+ *  left. After the stream's synchronisation one call should release everything, but the driver can
+ *  report events on a synchronised stream as not ready for some milliseconds more: seen in a
+ *  process's first capture, whose kernel's module is loaded lazily, while other processes use the
+ *  GPU (docs/bench-data/h100-tables-2026-12-08/README.md). A release that never comes still fails. */
+std::size_t release_within_two_seconds()
+{
+  auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  std::size_t left = fastpair::release_deferred_resources();
+  while (left != 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    left = fastpair::release_deferred_resources();
+  }
+  return left;
+}
 
 }  // namespace
 
@@ -122,8 +140,8 @@ TEST_CASE("dropping a prepared column does not wait for its stream; its textures
   CHECK(got == ref.chars);
   CHECK(std::vector<std::uint64_t>(got_offsets.begin(), got_offsets.end()) == ref.offsets);
 
-  // The stream's work is done: a non-blocking release destroys them all.
-  CHECK(fastpair::release_deferred_resources() == 0);
+  // The stream's work is done: non-blocking releases destroy them all.
+  CHECK(release_within_two_seconds() == 0);
   CHECK(fastpair::deferred_resources_pending() == 0);
   FASTPAIR_CUDA_TRY(cudaFreeHost(host_flags));
   CHECK(cudaGetLastError() == cudaSuccess);
@@ -165,7 +183,7 @@ TEST_CASE("a texture object dropped during graph capture is released after the c
     fastpair::texture_object const t(p, bytes, desc, s);
   }
   FASTPAIR_CUDA_TRY(cudaStreamSynchronize(s));
-  CHECK(fastpair::release_deferred_resources() == 0);
+  CHECK(release_within_two_seconds() == 0);
   CHECK(fastpair::deferred_resources_pending() == 0);
   CHECK(cudaGetLastError() == cudaSuccess);
 }
