@@ -41,10 +41,12 @@ cases() {
   "$1" "$2" --list-test-names-only 2> /dev/null | grep -v '^$' | sed 's/[],[\\]/\\&/g'
 }
 # expand NAME BINARY SPEC: NAME_1|BINARY|case 1, NAME_2|BINARY|case 2, ...; a case tagged
-# [sharded] (one that loops over the synthetic columns) as FASTPAIR_SANITIZER_SHARDS (default 4)
-# runs NAME_is0|BINARY|case i|0/4 ... , each taking its share of the columns (FASTPAIR_TEST_SHARD).
+# [sharded] (one whose loop takes a share, tests/utils/shard.hpp) as FASTPAIR_SANITIZER_SHARDS
+# (default 4; racecheck, several times slower: FASTPAIR_RACECHECK_SHARDS, default 12) runs
+# NAME_is0|BINARY|case i|0/4 ... , each taking its share of the loop (FASTPAIR_TEST_SHARD).
 expand() {
   local i=0 c k n=${FASTPAIR_SANITIZER_SHARDS:-4} sharded
+  [[ $1 == racecheck_* ]] && n=${FASTPAIR_RACECHECK_SHARDS:-12}
   sharded=$(cases "$2" "[sharded]")
   while IFS= read -r c; do
     i=$((i + 1))

@@ -8,6 +8,7 @@
 #include "utils/data.hpp"
 #include "utils/generators.hpp"
 #include "utils/predicates_check.hpp"
+#include "utils/shard.hpp"
 
 #include <fastpair/encode.hpp>
 #include <fastpair/fastpair.cuh>
@@ -247,13 +248,15 @@ TEST_CASE("GPU predicates on every shared column and codec equal the host refere
   }
 }
 
-TEST_CASE("GPU predicates on adversarial columns (periodic text, long rows, empty rows)", "[gpu][predicates]")
+TEST_CASE("GPU predicates on adversarial columns (periodic text, long rows, empty rows)", "[gpu][predicates][sharded]")
 {
+  std::size_t item = 0;  // rows x codec: the [sharded] loop
   for (std::size_t num_rows : {1u, 63u, 64u, 65u, 777u}) {
     INFO("rows " << num_rows);
     auto const rows = adversarial_rows(num_rows * 7 + 3, num_rows);
     auto const pats = patterns_from(rows, num_rows, 24);
     for (codec kind : all_codecs) {
+      if (!ft::in_test_shard(item++)) continue;
       INFO("codec " << fastpair::codec_name(kind));
       auto const col  = eager_column(rows, kind);
       auto const dcol = prepare_with_offsets(col);

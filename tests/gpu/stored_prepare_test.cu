@@ -702,13 +702,16 @@ TEST_CASE("prepare_fpc_host: the split stream is for in-memory columns only", "[
 
 // ---- b. device_bytes() is exact ----------------------------------------------------------------
 
-TEST_CASE("device_bytes() is exactly what a prepared column holds from its resource", "[gpu][prepare_fpc][memory_resource]")
+TEST_CASE("device_bytes() is exactly what a prepared column holds from its resource",
+          "[gpu][prepare_fpc][memory_resource][sharded]")
 {
   ft::test_stream ts;
   cudaStream_t const s = ts.s;
+  std::size_t item = 0;  // codec x sidecar: the [sharded] loop
   for (codec kind : all_codecs) {
     auto const base = ft::random_column(kind, ft::make_dictionary(kind, 700, {2, 16}, 51), 2500, {0.0, 0.2, 30}, 52, 96);
     for (bool const sidecar : {true, false}) {
+      if (!ft::in_test_shard(item++)) continue;
       auto col = base;
       if (!sidecar) col.sidecar.clear();
       auto const image = fastpair::serialize(col);
@@ -770,11 +773,14 @@ TEST_CASE("device_bytes() is exactly what a prepared column holds from its resou
 
 // ---- c. corrupt version-2 images ---------------------------------------------------------------
 
-TEST_CASE("corrupt version-2 images are refused with a format_error naming the problem", "[gpu][prepare_fpc][corrupt]")
+TEST_CASE("corrupt version-2 images are refused with a format_error naming the problem",
+          "[gpu][prepare_fpc][corrupt][sharded]")
 {
-  // GENERATE, not a loop: Catch2 enters each SECTION once per run of the test case.
-  codec const kind = GENERATE(codec::onpair16, codec::onpair12, codec::fsst12);
-  {
+  // GENERATE, not a loop: Catch2 enters each SECTION once per run of the test case. The codec is
+  // the [sharded] item.
+  int const item   = GENERATE(0, 1, 2);
+  codec const kind = all_codecs[item];
+  if (ft::in_test_shard(static_cast<std::size_t>(item))) {
     INFO(fastpair::codec_name(kind));
     auto const col    = corruption_column(kind);
     image_t const good = fastpair::serialize(col);
@@ -1100,13 +1106,15 @@ TEST_CASE("without validation a corrupt code in a stored image reaches the devic
 
 // ---- d. version 1 ------------------------------------------------------------------------------
 
-TEST_CASE("a version-1 image still prepares from host and device memory", "[gpu][prepare_fpc]")
+TEST_CASE("a version-1 image still prepares from host and device memory", "[gpu][prepare_fpc][sharded]")
 {
   ft::test_stream ts;
+  std::size_t item = 0;  // codec x column x sidecar: the [sharded] loop
   for (codec kind : all_codecs) {
     auto const cols = synthetic_columns(kind);
     for (auto const* c : {&cols[0], &cols[1], &cols[4]}) {
       for (bool const sidecar : {true, false}) {
+        if (!ft::in_test_shard(item++)) continue;
         auto col = c->col;
         if (!sidecar) col.sidecar.clear();
         image_t const v1 = fastpair::serialize(col, 1);

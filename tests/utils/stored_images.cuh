@@ -7,6 +7,7 @@
 #pragma once
 
 #include "utils/generators.hpp"
+#include "utils/shard.hpp"
 
 #include <fastpair/device_buffer.cuh>
 #include <fastpair/encode.hpp>
@@ -58,22 +59,6 @@ inline std::vector<std::uint64_t> counts_of_varied_blocks(std::uint64_t seed)
   std::vector<std::uint64_t> counts(2948);
   for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = i < 1024 ? r.below(2) : i < 2048 ? 4 : 3 + r.below(31);
   return counts;
-}
-
-/** The shard of the synthetic columns a [sharded] test case takes: $FASTPAIR_TEST_SHARD = "k/n"
- *  takes columns k, k + n, k + 2n, ... of each synthetic_columns() list ({0, 1}, all of them, when
- *  unset). The sanitizer runs split the slowest test cases this way (scripts/gpu-verify.sh); a
- *  malformed value fails the test instead of running nothing. */
-inline std::pair<std::size_t, std::size_t> test_shard()
-{
-  char const* env = std::getenv("FASTPAIR_TEST_SHARD");
-  if (env == nullptr || *env == 0) return {0, 1};
-  unsigned long k = 0, n = 0;
-  char tail       = 0;
-  bool const ok   = std::sscanf(env, "%lu/%lu%c", &k, &n, &tail) == 2 && n > 0 && k < n;
-  INFO("FASTPAIR_TEST_SHARD=" << env);
-  REQUIRE(ok);  // "k/n" with k < n
-  return {k, n};
 }
 
 /** Synthetic columns of `kind` that stress the stored row code counts and the row index. */
@@ -136,12 +121,12 @@ inline std::vector<named_column> synthetic_columns(codec kind)
   return out;
 }
 
-/** The columns of `cols` that test_shard() names (a [sharded] test case's loop). */
+/** The columns of `cols` that are this process's share (ft::in_test_shard: a [sharded] loop). */
 inline std::vector<named_column> shard_of(std::vector<named_column> cols)
 {
-  auto const [k, n] = test_shard();
   std::vector<named_column> taken;
-  for (std::size_t i = k; i < cols.size(); i += n) taken.push_back(std::move(cols[i]));
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (ft::in_test_shard(i)) taken.push_back(std::move(cols[i]));
   return taken;
 }
 
