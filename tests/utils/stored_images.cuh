@@ -17,8 +17,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
